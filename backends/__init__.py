@@ -1,0 +1,7 @@
+"""Built-in backends, registered through the ``passman.backends`` entry point."""
+
+from passman.registry import register_backend
+
+from .sequential import SequentialBackend
+
+register_backend("c", SequentialBackend)

@@ -1,0 +1,7 @@
+"""Built-in passes, one module per family; registered through the public decorators.
+
+Loaded at start-up through the ``passman.passes`` entry point, exactly as a
+third-party plugin is.
+"""
+
+from . import callgraph  # noqa: F401

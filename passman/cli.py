@@ -1,0 +1,238 @@
+"""The ``passman`` command line.
+
+    passman run RECIPE FILE... [-o DIR] [-D..] [-I..] [--set PROP=VALUE] [--build] [--run [-- ARGS]]
+    passman passes [NAME]
+    passman show FILE... [--module M] [--resource R]
+
+User mistakes print one ``file:line:col: error: ...`` line and exit 1; a bug
+in passman prints a traceback with a request to report it and exits 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+from typing import Any
+
+from .errors import InternalError, InvalidInput, PassFailed, PassmanError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="passman", description="A programmable pass manager for C.")
+    p.add_argument("--verbose", "-v", action="store_true", help="show more (history, tracebacks)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def cpp_args(sp: argparse.ArgumentParser) -> None:
+        sp.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
+        sp.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME")
+        sp.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
+
+    r = sub.add_parser("run", help="apply a recipe to C files")
+    r.add_argument("recipe", help="a recipe file (.py) or the name of a built-in recipe")
+    r.add_argument("files", nargs="+", help="C source files")
+    r.add_argument("-o", "--output", help="write the transformed sources (and Makefile) here")
+    cpp_args(r)
+    r.add_argument("--set", dest="sets", action="append", default=[], metavar="PROP=VALUE")
+    r.add_argument("--backend", default=None, help="backend used by --build (default: the recipe's, else c)")
+    r.add_argument("--build", action="store_true", help="compile the result")
+    r.add_argument("--run", action="store_true", help="compile and run the result (args after --)")
+
+    ps = sub.add_parser("passes", help="list registered passes and their properties")
+    ps.add_argument("name", nargs="?", help="show one pass in full")
+
+    s = sub.add_parser("show", help="print code, optionally annotated with an analysis")
+    s.add_argument("files", nargs="+")
+    s.add_argument("--module", "-m", action="append", default=[], help="only this function")
+    s.add_argument("--resource", "-r", help="annotate with this analysis resource")
+    cpp_args(s)
+
+    sub.add_parser("recipes", help="list built-in recipes")
+    return p
+
+
+def _cppflags(ns: argparse.Namespace) -> list[str]:
+    flags = [f"-D{d}" for d in ns.defines] + [f"-U{u}" for u in ns.undefines]
+    for inc in ns.includes:
+        flags += ["-I", inc]
+    return flags
+
+
+def _parse_sets(items: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip() or not key.strip().replace("_", "a").isalnum():
+            raise InvalidInput(f"error: bad --set '{item}': expected PROP=VALUE")
+        out[key.strip()] = value
+    return out
+
+
+def _run(ns: argparse.Namespace, extra: list[str]) -> int:
+    from .recipe import bind_options, load_recipe, recipe_entry
+    from .workspace import Workspace
+
+    sets = _parse_sets(ns.sets)
+    recipe = load_recipe(ns.recipe)
+    entry = recipe_entry(recipe)
+    ws = Workspace(*ns.files, cppflags=_cppflags(ns))
+    options = {}
+    for key, value in sets.items():
+        if key in ws.props:
+            setattr(ws.props, key, value)
+        else:
+            options[key] = value
+    options = bind_options(entry, options)
+    _call_recipe(entry, ws, options, ns.recipe)
+    if ns.verbose:
+        print(str(ws.history), file=sys.stderr)
+    backend = ns.backend or getattr(recipe, "BACKEND", "c")
+    if ns.build or ns.run:
+        out = ns.output or tempfile.mkdtemp(prefix="passman-build-")
+        result = ws.build(backend, out)
+        print(f"passman: built {result.binary}", file=sys.stderr)
+        if ns.run:
+            run = ws.run(extra, timeout=None)
+            sys.stdout.write(run.stdout)
+            sys.stderr.write(run.stderr)
+            return run.returncode if run.returncode is not None else 124
+        return 0
+    if ns.output:
+        for path in ws.save(ns.output):
+            print(f"passman: wrote {path}", file=sys.stderr)
+        return 0
+    for cu in ws.compilation_units:
+        if not cu.is_stub:
+            if len(ws.compilation_units) > 1:
+                print(f"// ---- {cu.filename}")
+            sys.stdout.write(cu.code)
+    return 0
+
+
+def _call_recipe(entry: Any, ws: Any, options: dict[str, Any], spec: str) -> None:
+    try:
+        entry(ws, **options)
+    except PassmanError:
+        raise
+    except Exception as err:  # an error in the user's recipe: point at its line
+        tb = traceback.extract_tb(err.__traceback__)
+        recipe_file = getattr(entry, "__code__", None)
+        fname = recipe_file.co_filename if recipe_file else spec
+        frames = [f for f in tb if f.filename == fname] or tb[-1:]
+        f = frames[-1]
+        raise InvalidInput(f"{f.filename}:{f.lineno}: error: {type(err).__name__}: {err}") from err
+
+
+def _passes(ns: argparse.Namespace) -> int:
+    from .plugins import load_plugins
+    from .registry import REGISTRY
+
+    load_plugins()
+    if ns.name:
+        info = REGISTRY.get_pass(ns.name)
+        print(f"{info.name} ({info.kind}, {info.scope} scope)")
+        if info.provides:
+            print(f"  provides: {info.provides}")
+        for label, items in (("requires", info.requires), ("preserves", info.preserves)):
+            if items:
+                print(f"  {label}: {', '.join(items)}")
+        for prop in info.params + ([info.varargs] if info.varargs else []):
+            print(f"  property {prop.name} = {prop.default!r}  {prop.doc}")
+        print()
+        print(info.doc)
+        return 0
+    for name, info in sorted(REGISTRY.passes.items()):
+        print(f"{name:32s} {info.kind:14s} {info.scope:8s} {info.summary}")
+        for prop in info.params + ([info.varargs] if info.varargs else []):
+            tname = getattr(prop.type, "__name__", str(prop.type))
+            doc = f"  {prop.doc}" if prop.doc else ""
+            print(f"    {prop.name} ({tname}) = {prop.default!r}{doc}")
+    return 0
+
+
+def _show(ns: argparse.Namespace) -> int:
+    from .workspace import Workspace
+
+    ws = Workspace(*ns.files, cppflags=_cppflags(ns))
+    names = ns.module or [m.name for m in ws.all_functions]
+    for i, name in enumerate(names):
+        if i:
+            print()
+        sys.stdout.write(ws[name].annotated(ns.resource))
+    return 0
+
+
+def _recipes(ns: argparse.Namespace) -> int:
+    import importlib
+
+    from .recipe import builtin_recipes
+
+    for name in builtin_recipes():
+        mod = importlib.import_module(f"passman.recipes.{name}")
+        doc = (mod.__doc__ or "").strip().splitlines()
+        print(f"{name:16s} {doc[0] if doc else ''}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``passman`` command."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra: list[str] = []
+    if "--" in argv:
+        k = argv.index("--")
+        argv, extra = argv[:k], argv[k + 1 :]
+    ns = _parser().parse_args(argv)
+    try:
+        if ns.command == "run":
+            return _run(ns, extra)
+        if ns.command == "passes":
+            return _passes(ns)
+        if ns.command == "show":
+            return _show(ns)
+        if ns.command == "recipes":
+            return _recipes(ns)
+    except InternalError as err:
+        traceback.print_exc()
+        print(f"passman: internal error: {err}\nThis is a bug in passman: please report it "
+              "with the command and the traceback above.", file=sys.stderr)
+        return 3
+    except PassFailed as err:
+        name = f"{err.pass_name}: " if err.pass_name else ""
+        print(_one_line(f"passman: error: {name}{err}"), file=sys.stderr)
+        if ns.verbose:
+            traceback.print_exc()
+        return 1
+    except PassmanError as err:
+        print(_one_line(_as_error(str(err))), file=sys.stderr)
+        if ns.verbose:
+            traceback.print_exc()
+        return 1
+    except BrokenPipeError:  # pragma: no cover - e.g. `passman show | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        print("passman: interrupted", file=sys.stderr)
+        return 130
+    except Exception as err:  # noqa: BLE001 - anything else is a bug
+        traceback.print_exc()
+        print(f"passman: internal error: {err!r}\nThis is a bug in passman: please report it.",
+              file=sys.stderr)
+        return 3
+    return 2
+
+
+def _as_error(msg: str) -> str:
+    if msg.startswith("error:"):
+        return f"passman: {msg}"
+    return msg if "error:" in msg else f"passman: error: {msg}"
+
+
+def _one_line(msg: str) -> str:
+    return " ".join(msg.splitlines())
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

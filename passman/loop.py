@@ -1,0 +1,190 @@
+"""Loops of a module, addressed by label.
+
+Every ``for`` loop carries a C label in the AST: the one the user wrote, or a
+generated one (``l1``, ``l2`` …) that passman hides when it prints code. A
+generated label is created once and moves with its loop, so it is stable
+across passes that do not touch that loop. :class:`Loop` is a handle (module,
+label) resolved against the current AST each time it is used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pycparser import c_ast
+
+from .errors import InvalidInput
+
+if TYPE_CHECKING:
+    from .module import Module
+
+
+@dataclass
+class LoopSite:
+    """Where a loop sits in the AST."""
+
+    label: str
+    labelled: c_ast.Label  # the Label node wrapping the For
+    node: c_ast.For
+    parent: c_ast.Node  # the node holding ``labelled``
+    depth: int
+    children: list[LoopSite] = field(default_factory=list)
+    outer: LoopSite | None = None
+
+
+def loop_sites(root: c_ast.Node) -> list[LoopSite]:
+    """The outermost labelled ``for`` loops under ``root``, each with its nested loops."""
+    top: list[LoopSite] = []
+
+    def visit(node: c_ast.Node, parent: c_ast.Node, enclosing: LoopSite | None) -> None:
+        if isinstance(node, c_ast.Label) and isinstance(node.stmt, c_ast.For):
+            site = LoopSite(
+                node.name, node, node.stmt, parent, enclosing.depth + 1 if enclosing else 0,
+                outer=enclosing,
+            )
+            (enclosing.children if enclosing else top).append(site)
+            for _, c in node.stmt.children():
+                visit(c, node.stmt, site)
+            return
+        for _, c in node.children():
+            visit(c, node, enclosing)
+
+    visit(root, root, None)
+    return top
+
+
+def iter_sites(sites: list[LoopSite]) -> Iterator[LoopSite]:
+    """All sites of a forest, outer before inner, in source order."""
+    for s in sites:
+        yield s
+        yield from iter_sites(s.children)
+
+
+def unlabelled_fors(root: c_ast.Node) -> list[tuple[c_ast.Node, c_ast.For]]:
+    """``(parent, for)`` pairs of loops that carry no label."""
+    out = []
+    stack: list[tuple[c_ast.Node, c_ast.Node]] = [(root, c) for _, c in root.children()]
+    while stack:
+        parent, node = stack.pop()
+        if isinstance(node, c_ast.For) and not isinstance(parent, c_ast.Label):
+            out.append((parent, node))
+        stack.extend((node, c) for _, c in node.children())
+    return out
+
+
+class Loop:
+    """A handle on one ``for`` loop: ``module.loop("l3")``.
+
+    Loop-level passes are methods: ``loop.unroll(4)``, ``loop.tile(32, 32)``.
+    """
+
+    __slots__ = ("module", "label")
+
+    def __init__(self, module: Module, label: str):
+        self.module = module
+        self.label = label
+
+    # -- resolution ---------------------------------------------------------------
+    @property
+    def site(self) -> LoopSite:
+        """The loop's current place in the AST."""
+        for s in iter_sites(loop_sites(self.module.ast)):
+            if s.label == self.label:
+                return s
+        raise InvalidInput(f"error: no loop '{self.label}' in function {self.module.name}")
+
+    @property
+    def node(self) -> c_ast.For:
+        """The ``c_ast.For`` node."""
+        return self.site.node
+
+    @property
+    def workspace(self):
+        """The workspace the loop belongs to."""
+        return self.module.ws
+
+    def loops(self, label: str | int | None = None) -> list[Loop] | Loop:
+        """The loops directly nested in this one (or one of them by label or index)."""
+        kids = [Loop(self.module, s.label) for s in self.site.children]
+        return _select(kids, label, f"loop {self.label}")
+
+    @property
+    def depth(self) -> int:
+        """Nesting depth: 0 for an outermost loop."""
+        return self.site.depth
+
+    @property
+    def outer(self) -> Loop | None:
+        """The loop this one is nested in, if any."""
+        o = self.site.outer
+        return Loop(self.module, o.label) if o else None
+
+    @property
+    def pragma(self) -> list[str]:
+        """Text of the ``#pragma`` lines right before the loop."""
+        site = self.site
+        items = getattr(site.parent, "block_items", None)
+        if not items:
+            return []
+        i = next(k for k, n in enumerate(items) if n is site.labelled)
+        out = []
+        while i > 0 and isinstance(items[i - 1], c_ast.Pragma):
+            i -= 1
+            out.insert(0, items[i].string)
+        return out
+
+    @property
+    def parallel(self) -> bool:
+        """Whether an OpenMP work-sharing pragma marks the loop as parallel."""
+        return any(p.split()[:1] == ["omp"] and " for" in f" {p} " for p in self.pragma)
+
+    @property
+    def coord(self) -> Any:
+        """Source position of the loop."""
+        return self.node.coord
+
+    @property
+    def code(self) -> str:
+        """The loop printed as C."""
+        from .printer import to_c
+
+        return to_c(self.site.labelled, hidden_labels=self.module.ws._labels.auto)
+
+    def display(self, resource: str | None = None) -> str:
+        """Print the loop (annotated with ``resource`` if given) and return the text."""
+        text = self.module._render(self.site.labelled, resource)
+        print(text, end="" if text.endswith("\n") else "\n")
+        return text
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.module.ws._pass_method(name, self)
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(self.module.ws._pass_names("loop")))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Loop) and other.module == self.module and other.label == self.label
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.label))
+
+    def __repr__(self) -> str:
+        return f"<Loop {self.module.name}/{self.label}>"
+
+
+def _select(items: list, key: str | int | None, where: str):
+    if key is None:
+        return items
+    if isinstance(key, int):
+        try:
+            return items[key]
+        except IndexError:
+            raise InvalidInput(f"error: {where} has no loop number {key}") from None
+    for it in items:
+        if it.label == key:
+            return it
+    raise InvalidInput(f"error: {where} has no loop labelled '{key}'")

@@ -1,0 +1,922 @@
+"""The workspace: a C program's compilation units, functions and loops.
+
+It owns the AST, the versions the consistency manager relies on, the property
+values, the history of applied passes, and the transactions that make every
+transformation all-or-nothing. Cloning is cheap: top-level AST nodes are
+shared between clones and copied the first time one of them is modified.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pycparser import c_ast
+
+from . import frontend
+from .astutil import copy_node, func_name, same_tree
+from .consistency import ResourceManager
+from .errors import InternalError, InvalidInput, PassFailed, PassmanError
+from .history import History, Step
+from .loop import Loop, unlabelled_fors
+from .module import Module, Modules
+from .registry import REGISTRY, PassInfo, Registry
+
+
+class CompilationUnit:
+    """One C source file: its AST (own and header declarations) and directives."""
+
+    def __init__(
+        self,
+        ws: Workspace,
+        name: str,
+        ast: c_ast.FileAST,
+        *,
+        path: Path | None = None,
+        coord_name: str | None = None,
+        directives: list[str] | None = None,
+        local_headers: list[Path] | None = None,
+        macros: list[str] | None = None,
+        is_stub: bool = False,
+        target: str = "cpu",
+    ):
+        self.ws = ws
+        self.name = name
+        self.ast = ast
+        self.path = path
+        self.coord_name = coord_name
+        self.directives = directives or []
+        self.local_headers = local_headers or []
+        self.macros = macros if macros is not None else self.directives
+        self.is_stub = is_stub
+        #: which backend target this unit is compiled for
+        self.target = target
+
+    def _copy_for(self, ws: Workspace) -> CompilationUnit:
+        return CompilationUnit(
+            ws, self.name, c_ast.FileAST(list(self.ast.ext), self.ast.coord), path=self.path,
+            coord_name=self.coord_name, directives=self.directives,
+            local_headers=self.local_headers, macros=self.macros, is_stub=self.is_stub,
+            target=self.target,
+        )
+
+    def is_own(self, node: c_ast.Node) -> bool:
+        """Whether a top-level node belongs to this file (not to an included header)."""
+        coord = node.coord
+        if isinstance(node, c_ast.FuncDef):
+            coord = node.decl.coord or coord
+        return coord is None or coord.file == self.coord_name or self.coord_name is None
+
+    @property
+    def own_nodes(self) -> list[c_ast.Node]:
+        """The top-level declarations and functions written in this file."""
+        self.ws.rm.note_read(("cu", self.name))
+        return [n for n in self.ast.ext if self.is_own(n)]
+
+    @property
+    def modules(self) -> Modules:
+        """The functions this unit defines."""
+        return Modules(
+            self.ws, [func_name(n) for n in self.ast.ext if isinstance(n, c_ast.FuncDef)]
+        )
+
+    @property
+    def filename(self) -> str:
+        """The file name used when the unit is saved."""
+        return self.path.name if self.path else f"{self.name}.c"
+
+    @property
+    def code(self) -> str:
+        """The unit as C text: its directives, then its own declarations and functions."""
+        from .printer import to_c
+
+        body = to_c(c_ast.FileAST(self.own_nodes), hidden_labels=self.ws._labels.auto)
+        head = "\n".join(self.directives)
+        return f"{head}\n\n{body}" if head else body
+
+    def __repr__(self) -> str:
+        return f"<CompilationUnit {self.name}>"
+
+
+@dataclass
+class LabelState:
+    """Generated loop labels of a workspace: which names are generated, and a counter."""
+
+    auto: set[str] = field(default_factory=set)
+    counter: int = 0
+    taken: set[str] = field(default_factory=set)  # user labels seen anywhere
+
+    def fresh(self) -> str:
+        """A new label name, unused anywhere in the workspace."""
+        while True:
+            self.counter += 1
+            name = f"l{self.counter}"
+            if name not in self.taken and name not in self.auto:
+                self.auto.add(name)
+                return name
+
+    def copy(self) -> LabelState:
+        """An independent copy."""
+        return LabelState(set(self.auto), self.counter, set(self.taken))
+
+
+class Props:
+    """``ws.props.NAME``: property values, defaulting to the registered defaults."""
+
+    def __init__(self, ws: Workspace, values: dict[str, Any] | None = None):
+        object.__setattr__(self, "_ws", ws)
+        object.__setattr__(self, "_values", dict(values or {}))
+
+    def _prop(self, name: str):
+        props = self._ws.registry.properties
+        key = name.lower()
+        if key not in props:
+            raise InvalidInput(f"error: unknown property '{name}'")
+        return props[key]
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        p = self._prop(name)
+        return self._values.get(p.name, p.default)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        p = self._prop(name)
+        self._values[p.name] = p.convert(value)
+
+    def __getitem__(self, name: str) -> Any:
+        return self.__getattr__(name)
+
+    def __setitem__(self, name: str, value: Any) -> None:
+        self.__setattr__(name, value)
+
+    def __contains__(self, name: str) -> bool:
+        return name.lower() in self._ws.registry.properties
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        """Every property with its current value."""
+        for name, p in sorted(self._ws.registry.properties.items()):
+            yield name, self._values.get(name, p.default)
+
+    def _copy_for(self, ws: Workspace) -> Props:
+        return Props(ws, self._values)
+
+
+class _Namespace:
+    """``ws.fun.<name>`` / ``ws.cu.<name>`` attribute access."""
+
+    def __init__(self, getter: Callable[[str], Any], names: Callable[[], Iterable[str]]):
+        self._get = getter
+        self._names = names
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self._get(name)
+
+    def __getitem__(self, name: str) -> Any:
+        return self._get(name)
+
+    def __dir__(self):
+        return list(self._names())
+
+    def __iter__(self):
+        return (self._get(n) for n in self._names())
+
+
+class _Transaction:
+    """State of a workspace before a transformation, to restore on failure."""
+
+    def __init__(self, ws: Workspace):
+        self.ws = ws
+        self.units = dict(ws._units)
+        self.ext = {name: list(cu.ast.ext) for name, cu in ws._units.items()}
+        self.versions = dict(ws._versions)
+        self.labels = ws._labels.copy()
+        self.owned = dict(ws._owned)
+        #: module -> (node before the pass, pristine copy or None when copied-on-write)
+        self.touched: dict[str, tuple[c_ast.FuncDef, c_ast.FuncDef | None]] = {}
+
+    def touch(self, name: str) -> None:
+        if name in self.touched:
+            return
+        ws = self.ws
+        node = ws._funcdef(name)
+        if id(node) in ws._owned:
+            self.touched[name] = (node, copy_node(node))
+        else:  # shared with a clone or checkpoint: copy on write
+            new = copy_node(node)
+            ws._replace_funcdef(name, new)
+            ws._owned[id(new)] = new
+            ws._versions[("module", name)] = ws._tick()
+            self.touched[name] = (node, None)
+
+    def rollback(self) -> None:
+        ws = self.ws
+        live = {n: ws._funcdef(n) for n in self.touched if n in ws}
+        ws._units = self.units
+        for name, cu in ws._units.items():
+            cu.ast.ext[:] = self.ext[name]
+        ws._versions = self.versions
+        ws._labels = self.labels
+        ws._owned = self.owned
+        ws._index = None
+        for name, (node, pristine) in self.touched.items():
+            if pristine is None or same_tree(live.get(name), pristine):
+                continue
+            # mutated in place: put the pristine copy back, under a new version
+            ws._replace_funcdef(name, pristine)
+            ws._owned.pop(id(node), None)
+            ws._owned[id(pristine)] = pristine
+            ws._versions[("module", name)] = ws._tick()
+
+    def commit(self, preserves: tuple[str, ...]) -> bool:
+        """Bump the versions of what changed; return whether anything did."""
+        ws = self.ws
+        ws._index = None
+        bumped: dict[tuple, tuple[int, int]] = {}
+        structural = set(ws._units) != set(self.units)
+        for name, cu in ws._units.items():
+            before = self.ext.get(name)
+            if before is None or len(before) != len(cu.ast.ext) or any(
+                a is not b for a, b in zip(before, cu.ast.ext)
+            ):
+                structural = True
+                key = ("cu", name)
+                bumped[key] = (ws._versions.get(key, -1), ws._tick())
+        names_now = set(ws._all_module_names())
+        names_before = {n for n, _ in ws._index_snapshot_names(self.ext)}
+        changed_modules = []
+        for name in names_now:
+            node = ws._funcdef(name)
+            if name in self.touched:
+                orig, pristine = self.touched[name]
+                if not same_tree(node, pristine if pristine is not None else orig):
+                    changed_modules.append(name)
+            elif name not in names_before:
+                changed_modules.append(name)
+            elif node is not ws._funcdef_in(self.ext, name):
+                changed_modules.append(name)
+        for name in names_before - names_now:
+            ws._versions.pop(("module", name), None)
+            structural = True
+        for name in changed_modules:
+            ws._ensure_labels(name)
+            key = ("module", name)
+            bumped[key] = (self.versions.get(key, -1), ws._tick())
+        if structural or names_now != names_before:
+            key = ("program",)
+            bumped[key] = (ws._versions.get(key, -1), ws._tick())
+        for key, (_, new) in bumped.items():
+            ws._versions[key] = new
+        if bumped:
+            ws.rm.carry_over(preserves, {k: (self.versions.get(k, old), new) for k, (old, new) in bumped.items()})
+        return bool(changed_modules) or structural
+
+
+class Workspace:
+    """A C program under transformation.
+
+    ``Workspace("a.c", "b.c", cppflags=["-DN=100"], unroll_rate=8)`` parses the
+    files (keyword arguments set properties). It is a context manager.
+    """
+
+    def __init__(
+        self,
+        *sources: str | os.PathLike[str],
+        cppflags: Iterable[str] = (),
+        name: str | None = None,
+        registry: Registry | None = None,
+        verbose: bool = False,
+        **properties: Any,
+    ):
+        from .plugins import load_plugins
+
+        load_plugins()
+        self.registry = registry or REGISTRY
+        self.name = name or (Path(sources[0]).stem if sources else "workspace")
+        self.cppflags = list(cppflags)
+        self.verbose = verbose
+        self._clock = 0
+        self._versions: dict[tuple, int] = {("program",): 0}
+        self._units: dict[str, CompilationUnit] = {}
+        self._owned: dict[int, c_ast.Node] = {}
+        self._index: dict[str, tuple[str, int]] | None = None
+        self._labels = LabelState()
+        self._txns: list[_Transaction] = []
+        self.rm = ResourceManager(self)
+        self.props = Props(self)
+        self.history = History()
+        self.build_result = None
+        self.warnings: list[str] = []
+        for src in sources:
+            self.add_source(src)
+        for k, v in properties.items():
+            setattr(self.props, k, v)
+
+    # -- construction -------------------------------------------------------------
+    @classmethod
+    def from_code(cls, code: str, filename: str = "input.c", **kwargs: Any) -> Workspace:
+        """A workspace from C text (written to a temporary file and preprocessed)."""
+        tmp = Path(tempfile.mkdtemp(prefix="passman-"))
+        path = tmp / filename
+        path.write_text(code)
+        try:
+            return cls(path, **kwargs)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+    def add_source(self, path: str | os.PathLike[str]) -> CompilationUnit:
+        """Parse one more C file into the workspace."""
+        parsed = frontend.parse_file(path, self.cppflags)
+        base = parsed.path.stem.replace(" ", "_") or "unit"
+        name, k = base, 1
+        while name in self._units:
+            k += 1
+            name = f"{base}{k}"
+        cu = CompilationUnit(
+            self, name, parsed.ast, path=parsed.path, coord_name=parsed.coord_name,
+            directives=parsed.directives, local_headers=parsed.local_headers, macros=parsed.macros,
+        )
+        self._add_unit(cu)
+        return cu
+
+    def add_unit_from_ast(self, name: str, ast: c_ast.FileAST, **kw: Any) -> CompilationUnit:
+        """Add a compilation unit built in memory (stubs, generated code)."""
+        if name in self._units:
+            raise InvalidInput(f"error: compilation unit '{name}' already exists")
+        cu = CompilationUnit(self, name, ast, **kw)
+        self._add_unit(cu)
+        return cu
+
+    def _add_unit(self, cu: CompilationUnit) -> None:
+        clash = [func_name(n) for n in cu.ast.ext if isinstance(n, c_ast.FuncDef) and func_name(n) in self]
+        if clash:
+            raise InvalidInput(f"error: function {clash[0]} is defined twice ({cu.filename})")
+        for node in cu.ast.ext:
+            if isinstance(node, c_ast.FuncDef):
+                for lab in _labels_in(node):
+                    self._labels.taken.add(lab)
+        self._units[cu.name] = cu
+        self._index = None
+        self._versions[("cu", cu.name)] = self._tick()
+        for node in cu.ast.ext:
+            if isinstance(node, c_ast.FuncDef):
+                name = func_name(node)
+                self._owned[id(node)] = node
+                self._ensure_labels(name)
+                self._versions[("module", name)] = self._tick()
+        self._versions[("program",)] = self._tick()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Forget cached analyses (the workspace stays usable)."""
+        self.rm.forget()
+
+    # -- versions and the AST index ---------------------------------------------------
+    def _tick(self) -> int:
+        self._clock += 1
+        return self._clock
+
+    def _build_index(self) -> dict[str, tuple[str, int]]:
+        if self._index is None:
+            idx: dict[str, tuple[str, int]] = {}
+            for cname, cu in self._units.items():
+                for i, node in enumerate(cu.ast.ext):
+                    if isinstance(node, c_ast.FuncDef):
+                        idx[func_name(node)] = (cname, i)
+            self._index = idx
+        return self._index
+
+    def _index_of(self, name: str) -> tuple[str, int]:
+        idx = self._build_index()
+        if name not in idx:
+            raise InvalidInput(f"error: no function '{name}' in the workspace")
+        cname, i = idx[name]
+        ext = self._units[cname].ast.ext
+        if i >= len(ext) or not isinstance(ext[i], c_ast.FuncDef) or func_name(ext[i]) != name:
+            self._index = None  # a pass moved things around: rebuild
+            return self._index_of(name)
+        return cname, i
+
+    def _funcdef(self, name: str) -> c_ast.FuncDef:
+        cname, i = self._index_of(name)
+        return self._units[cname].ast.ext[i]
+
+    @staticmethod
+    def _funcdef_in(ext: dict[str, list], name: str) -> c_ast.FuncDef | None:
+        for nodes in ext.values():
+            for n in nodes:
+                if isinstance(n, c_ast.FuncDef) and func_name(n) == name:
+                    return n
+        return None
+
+    @staticmethod
+    def _index_snapshot_names(ext: dict[str, list]) -> list[tuple[str, str]]:
+        return [
+            (func_name(n), cname)
+            for cname, nodes in ext.items()
+            for n in nodes
+            if isinstance(n, c_ast.FuncDef)
+        ]
+
+    def _replace_funcdef(self, name: str, node: c_ast.FuncDef) -> None:
+        cname, i = self._index_of(name)
+        self._units[cname].ast.ext[i] = node
+
+    def _all_module_names(self) -> list[str]:
+        return list(self._build_index())
+
+    def _ensure_labels(self, name: str) -> None:
+        """Label every unlabelled loop of a module, and rename duplicated generated labels."""
+        fd = self._funcdef(name)
+        seen: set[str] = set()
+        for lab in _label_nodes(fd):
+            if lab.name in seen and lab.name in self._labels.auto:
+                lab.name = self._labels.fresh()
+            seen.add(lab.name)
+        pending = unlabelled_fors(fd)
+        pending.sort(key=lambda pf: _coord_key(pf[1]))
+        for parent, loop in pending:
+            from .astutil import replace_child
+
+            replace_child(parent, loop, c_ast.Label(self._labels.fresh(), loop, loop.coord))
+
+    # -- owners and scopes (for the consistency manager) -------------------------------
+    def _owner_key(self, owner: Any) -> tuple:
+        if owner is self:
+            return ("program",)
+        if isinstance(owner, Module):
+            return ("module", owner.name)
+        if isinstance(owner, Loop):
+            return ("loop", owner.module.name, owner.label)
+        if isinstance(owner, CompilationUnit):
+            return ("cu", owner.name)
+        raise InternalError(f"not a resource owner: {owner!r}")
+
+    def _base_entities(self, okey: tuple) -> list[tuple]:
+        if okey[0] == "loop":
+            return [("module", okey[1])]
+        return [okey]
+
+    def _owner_for_scope(self, owner: Any, scope: str) -> Any:
+        if scope == "program":
+            return self
+        if scope == "module":
+            if isinstance(owner, Loop):
+                return owner.module
+            if isinstance(owner, Module):
+                return owner
+        if scope == "loop" and isinstance(owner, Loop):
+            return owner
+        if scope == "unit":
+            if isinstance(owner, CompilationUnit):
+                return owner
+            if isinstance(owner, Module):
+                return owner.cu
+            if isinstance(owner, Loop):
+                return owner.module.cu
+        raise InvalidInput(f"error: a {scope}-level resource cannot be computed for {owner!r}")
+
+    # -- the PyPS-style API ------------------------------------------------------------
+    def __getitem__(self, name: str) -> Module:
+        if name not in self:
+            raise InvalidInput(f"error: no function '{name}' in the workspace")
+        return Module(self, name)
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._build_index()
+
+    def __iter__(self) -> Iterator[Module]:
+        return iter(self.all_functions)
+
+    @property
+    def fun(self) -> _Namespace:
+        """``ws.fun.kernel`` is ``ws["kernel"]``."""
+        return _Namespace(self.__getitem__, self._all_module_names)
+
+    @property
+    def cu(self) -> _Namespace:
+        """``ws.cu.main`` is the compilation unit read from ``main.c``."""
+
+        def get(name: str) -> CompilationUnit:
+            if name not in self._units:
+                raise InvalidInput(f"error: no compilation unit '{name}'")
+            return self._units[name]
+
+        return _Namespace(get, lambda: list(self._units))
+
+    @property
+    def compilation_units(self) -> list[CompilationUnit]:
+        """Every compilation unit, in the order the files were given."""
+        return list(self._units.values())
+
+    @property
+    def modules(self) -> Modules:
+        """Every function, library stubs included."""
+        self.rm.note_read(("program",))
+        return Modules(self, self._all_module_names())
+
+    @property
+    def all_functions(self) -> Modules:
+        """Every function of the program (library stubs excluded)."""
+        self.rm.note_read(("program",))
+        return Modules(self, [m for m in self._all_module_names() if not Module(self, m).is_stub])
+
+    all = all_functions
+
+    def filter(self, pred: Callable[[Module], bool]) -> Modules:
+        """The functions for which ``pred(module)`` is true."""
+        return Modules(self, [m.name for m in self.all_functions if pred(m)])
+
+    def resource(self, name: str, owner: Any = None) -> Any:
+        """The value of resource ``name`` for ``owner`` (default: the program)."""
+        return self.rm.get(name, self if owner is None else owner)
+
+    def activate(self, analysis_name: str) -> None:
+        """Choose the analysis that computes its resource from now on."""
+        self.rm.activate(analysis_name)
+
+    @property
+    def computations(self):
+        """How many times each resource has been computed (a ``Counter``)."""
+        return self.rm.computations
+
+    def warn(self, message: str) -> None:
+        """Record a warning (and print it to stderr)."""
+        import sys
+
+        if message not in self.warnings:
+            self.warnings.append(message)
+            print(f"passman: warning: {message}", file=sys.stderr)
+
+    # -- applying passes ---------------------------------------------------------------
+    def _pass_names(self, scope: str) -> list[str]:
+        return [n for n, p in self.registry.passes.items() if p.scope == scope]
+
+    def _pass_method(self, name: str, target: Any) -> Callable[..., Any]:
+        info = self.registry.passes.get(name)
+        if info is None:
+            raise AttributeError(f"{type(target).__name__} has no attribute or pass '{name}'")
+        want = {Module: "module", Loop: "loop", Workspace: "program", CompilationUnit: "unit"}[type(target)]
+        if info.scope != want and not (info.kind == "analysis" and want in ("loop",) and info.scope == "module"):
+            raise InvalidInput(f"error: pass {name} applies to a {info.scope}, not to a {want}")
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return self.apply(info.name, target, *args, **kwargs)
+
+        method.__name__ = name
+        method.__doc__ = info.doc
+        return method
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or "registry" not in self.__dict__:
+            raise AttributeError(name)
+        return self._pass_method(name, self)
+
+    def _resolve_target(self, target: Any) -> Any:
+        if isinstance(target, (Module, Loop, CompilationUnit)) or target is self:
+            return target
+        if isinstance(target, tuple) and len(target) == 2:
+            kind, name = target
+            if kind == "program":
+                return self
+            if kind == "module":
+                return self[name]
+            if kind == "loop":
+                return self[name[0]].loop(name[1])
+            if kind == "unit":
+                return self.cu[name]
+        if isinstance(target, str):
+            return self[target]
+        raise InvalidInput(f"error: cannot apply a pass to {target!r}")
+
+    def _target_id(self, target: Any) -> tuple[str, Any]:
+        if target is self:
+            return ("program", None)
+        if isinstance(target, Module):
+            return ("module", target.name)
+        if isinstance(target, Loop):
+            return ("loop", (target.module.name, target.label))
+        return ("unit", target.name)
+
+    def _touch(self, name: str) -> None:
+        if not self._txns:
+            raise InternalError(f"module {name} modified outside a transformation")
+        if Module(self, name).is_stub:
+            raise PassFailed(f"{name} is a library model (stub) and is never transformed")
+        for txn in self._txns:
+            txn.touch(name)
+
+    def apply(self, pass_name: str, target: Any = None, *args: Any, **kwargs: Any) -> Any:
+        """Apply pass ``pass_name`` to ``target`` (a Module, Loop, unit or the workspace).
+
+        Keyword arguments are properties set for this call only. A
+        transformation is a transaction: on any exception the workspace is as
+        before. A transformation that changes nothing raises :class:`PassFailed`.
+        """
+        info = self.registry.get_pass(pass_name)
+        target = self._resolve_target(self if target is None else target)
+        bound = info.bind(args, kwargs)
+        values = self._scoped_values(info, bound)
+        if info.kind == "analysis":
+            return self.rm.get(info.provides, target)
+        return self._run_transformation(info, target, bound, values)
+
+    def _scoped_values(self, info: PassInfo, bound: dict[str, Any]) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for p in info.params:
+            short = info.param_name(p)
+            raw = bound[short] if short in bound else getattr(self.props, p.name)
+            values[short] = p.convert(raw) if short in bound else raw
+        if info.varargs is not None:
+            raw = bound.get("*", getattr(self.props, info.varargs.name))
+            values["*"] = info.varargs.convert(raw)
+        return values
+
+    def _run_transformation(self, info: PassInfo, target: Any, bound: dict, values: dict) -> Any:
+        saved = dict(self.props._values)
+        for p in info.params:
+            self.props._values[p.name] = values[info.param_name(p)]
+        txn = _Transaction(self)
+        self._txns.append(txn)
+        start = time.perf_counter()
+        step_args = tuple(sorted((k, v) for k, v in bound.items() if k != "*"))
+        if "*" in bound:
+            step_args = (("*", values["*"]),) + step_args
+        error = None
+        changed = False
+        try:
+            if isinstance(target, Module):
+                self._touch(target.name)
+            elif isinstance(target, Loop):
+                target.site  # noqa: B018 - raise InvalidInput early for a stale label
+                self._touch(target.module.name)
+            for req in info.requires:
+                self.rm.get(req, target)
+            posargs = values.pop("*", ())
+            result = info.func(target, *posargs, **values)
+            self._txns.pop()
+            changed = txn.commit(info.preserves)
+            if not changed and info.changes_code:
+                self._txns.append(txn)
+                raise PassFailed(f"{info.name} changed nothing on {_describe(target)}", pass_name=info.name)
+            return result
+        except PassmanError as err:
+            if self._txns and self._txns[-1] is txn:
+                self._txns.pop()
+                txn.rollback()
+            error = str(err)
+            if isinstance(err, PassFailed) and err.pass_name is None:
+                err.pass_name = info.name
+            raise
+        except RecursionError as err:
+            self._abort(txn)
+            error = "recursion too deep"
+            raise InternalError(f"pass {info.name} recursed too deeply on {_describe(target)}") from err
+        except Exception as err:
+            self._abort(txn)
+            error = repr(err)
+            raise InternalError(f"pass {info.name} crashed on {_describe(target)}: {err!r}") from err
+        finally:
+            self.props._values.clear()
+            self.props._values.update(saved)
+            self.history.steps.append(
+                Step(info.name, self._target_id(target), step_args, changed and error is None,
+                     time.perf_counter() - start, error)
+            )
+
+    def _abort(self, txn: _Transaction) -> None:
+        if self._txns and self._txns[-1] is txn:
+            self._txns.pop()
+        txn.rollback()
+
+    def fixpoint(self, *steps: Callable[[], Any], max_rounds: int = 1000) -> int:
+        """Repeat ``steps`` (callables, run in order) until one raises :class:`PassFailed`.
+
+        The PyPS idiom ``try: while True: a(); b()  except: pass`` as a call;
+        returns the number of complete rounds.
+        """
+        rounds = 0
+        try:
+            while rounds < max_rounds:
+                for step in steps:
+                    step()
+                rounds += 1
+        except PassFailed:
+            return rounds
+        raise PassFailed(f"no fix point after {max_rounds} rounds")
+
+    def _set_module_code(self, name: str, text: str) -> None:
+        info = self.registry.passes.get("__set_code__") or _SET_CODE
+        self._run_transformation(info, self[name], {"code": "<text>"}, {"text": text})
+
+    # -- state: checkpoints and clones ----------------------------------------------------
+    def checkpoint(self) -> Any:
+        """Save the program and its analyses; ``restore(token)`` goes back to it."""
+        snap = self.clone()
+        return snap
+
+    def restore(self, token: Workspace) -> None:
+        """Go back to a state saved by :meth:`checkpoint` (the token stays reusable)."""
+        if not isinstance(token, Workspace):
+            raise InvalidInput("error: not a checkpoint token")
+        other = token.clone()
+        self._units = {n: cu._copy_for(self) for n, cu in other._units.items()}
+        self._versions = dict(other._versions)
+        self._clock = max(self._clock, other._clock) + 1
+        self._owned = {}
+        self._index = None
+        self._labels = other._labels.copy()
+        self.rm = other.rm.copy_for(self)
+        self.props = other.props._copy_for(self)
+        self.history = other.history.copy()
+
+    def clone(self) -> Workspace:
+        """An independent copy, cheap enough for hundreds in a search.
+
+        Top-level nodes are shared until one side modifies them (copy on
+        write), cached analyses are shared as long as they stay valid.
+        """
+        new = Workspace.__new__(Workspace)
+        new.registry = self.registry
+        new.name = self.name
+        new.cppflags = list(self.cppflags)
+        new.verbose = self.verbose
+        new._clock = self._clock
+        new._versions = dict(self._versions)
+        new._units = {n: cu._copy_for(new) for n, cu in self._units.items()}
+        new._owned = {}
+        self._owned = {}
+        new._index = None
+        new._labels = self._labels.copy()
+        new._txns = []
+        new.rm = self.rm.copy_for(new)
+        new.props = self.props._copy_for(new)
+        new.history = self.history.copy()
+        new.build_result = None
+        new.warnings = list(self.warnings)
+        return new
+
+    # -- output ---------------------------------------------------------------------------
+    def save(self, directory: str | os.PathLike[str]) -> list[Path]:
+        """Write the transformed sources (and the user's headers) into ``directory``.
+
+        The directory is replaced atomically; input files are never touched.
+        Returns the paths of the written C files.
+        """
+        from .fsutil import atomic_directory
+
+        dest = Path(directory)
+        for cu in self._units.values():
+            if cu.path is not None and _same_dir(cu.path.parent, dest):
+                raise InvalidInput(f"error: output folder {dest} holds the input {cu.path}")
+        written: list[Path] = []
+        names = self._output_names()
+        with atomic_directory(dest) as tmp:
+            for cu in self._units.values():
+                if cu.is_stub:
+                    continue
+                (Path(tmp) / names[cu.name]).write_text(cu.code)
+                written.append(dest / names[cu.name])
+                for h in cu.local_headers:
+                    target = Path(tmp) / h.name
+                    if not target.exists():
+                        shutil.copyfile(h, target)
+        return written
+
+    def _output_names(self) -> dict[str, str]:
+        out, used = {}, set()
+        for cu in self._units.values():
+            fname = cu.filename
+            if fname in used:
+                fname = f"{cu.name}.c"
+            used.add(fname)
+            out[cu.name] = fname
+        return out
+
+    def build(self, backend: str = "c", directory: str | os.PathLike[str] | None = None, **options: Any):
+        """Render the program with ``backend`` into ``directory``, write its Makefile and compile.
+
+        Returns the builder's result (``.binary`` is the executable).
+        """
+        from .builder import compile as compile_plan
+        from .builder import write_makefile
+
+        if backend not in self.registry.backends:
+            known = ", ".join(sorted(self.registry.backends)) or "none"
+            raise InvalidInput(f"error: unknown backend '{backend}' (known: {known})")
+        if directory is None:
+            directory = Path(tempfile.mkdtemp(prefix=f"passman-{self.name}-"))
+        be = self.registry.backends[backend]()
+        plan = be.render(self, Path(directory), **options)
+        write_makefile(plan, Path(directory))
+        self.build_result = compile_plan(plan, Path(directory))
+        return self.build_result
+
+    def run(self, args: Iterable[str] = (), **kwargs: Any):
+        """Run the binary of the last :meth:`build` (building with the C backend if none)."""
+        from .builder import run as run_binary
+
+        if self.build_result is None:
+            self.build()
+        return run_binary(self.build_result.binary, list(args), **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<Workspace {self.name}: {', '.join(self._units)}>"
+
+
+def _describe(target: Any) -> str:
+    if isinstance(target, Loop):
+        return f"loop {target.label} of {target.module.name}"
+    if isinstance(target, Module):
+        return f"function {target.name}"
+    if isinstance(target, CompilationUnit):
+        return f"unit {target.name}"
+    return "the program"
+
+
+def _same_dir(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _label_nodes(node: c_ast.Node) -> list[c_ast.Label]:
+    from .astutil import find_all
+
+    return find_all(node, c_ast.Label)
+
+
+def _labels_in(node: c_ast.Node) -> list[str]:
+    return [lab.name for lab in _label_nodes(node)]
+
+
+def _coord_key(node: c_ast.Node) -> tuple[int, int]:
+    c = node.coord
+    return (getattr(c, "line", 0) or 0, getattr(c, "column", 0) or 0)
+
+
+def _set_code(module: Module, text: str) -> None:
+    """Replace a function by new C text (``module.code = text``)."""
+    ws = module.ws
+    cu = module.cu
+    context = [n for n in cu.ast.ext if not isinstance(n, c_ast.FuncDef) and cu.is_own(n)]
+    from .printer import to_c
+
+    prelude = "\n".join(cu.macros)
+    decls = to_c(c_ast.FileAST(context)) if context else ""
+    tag = f"<code of {module.name}>"
+    source = f'{prelude}\n{decls}\n#line 1 "{tag}"\n{text}\n'
+    tmp = Path(tempfile.mkdtemp(prefix="passman-code-"))
+    try:
+        f = tmp / (cu.filename if cu.path else "unit.c")
+        f.write_text(source)
+        flags = list(ws.cppflags)
+        if cu.path is not None:
+            flags += ["-I", str(cu.path.parent)]
+        pre = frontend.preprocess(f, flags)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    ast = frontend.parse_text(pre, tag)
+    funcs = [n for n in ast.ext if isinstance(n, c_ast.FuncDef) and n.decl.coord and n.decl.coord.file == tag]
+    if len(funcs) != 1 or func_name(funcs[0]) != module.name:
+        got = ", ".join(func_name(f) for f in funcs) or "none"
+        raise InvalidInput(f"error: the new code of {module.name} must define exactly that function (got: {got})")
+    new = funcs[0]
+    # coordinates of the new text point into the module's own file
+    for lab in _labels_in(new):
+        ws._labels.taken.add(lab)
+    _retarget_coords(new, cu.coord_name)
+    ws._replace_funcdef(module.name, new)
+    ws._owned[id(new)] = new
+    ws._ensure_labels(module.name)
+
+
+def _retarget_coords(node: c_ast.Node, fname: str | None) -> None:
+    from pycparser.c_parser import Coord
+
+    from .astutil import walk
+
+    for n in walk(node):
+        c = n.coord
+        if c is not None:
+            n.coord = Coord(fname, c.line, c.column)
+
+
+_SET_CODE = PassInfo(
+    name="set_code", func=_set_code, kind="transformation", scope="module",
+    params=[], doc="Replace a function by new C text.",
+)

@@ -1,0 +1,1 @@
+"""Built-in recipes, runnable by name: ``passman run NAME app.c``."""
