@@ -22,7 +22,7 @@ class SequentialBackend:
         files = ws.save(directory)
         cflags = list(options.get("cflags", ["-O2"]))
         return BuildPlan(
-            sources=[SourceFile(Path(f.name), options.get("cc", "gcc"), cflags) for f in files],
+            sources=[SourceFile(Path(f.name), options.get("cc", "gcc")) for f in files],
             output=options.get("output", ws.name.replace(" ", "_") or "a.out"),
             cc=options.get("cc", "gcc"),
             cflags=cflags,

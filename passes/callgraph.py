@@ -2,19 +2,8 @@
 
 from __future__ import annotations
 
-from pycparser import c_ast
-
 from passman import analysis
-from passman.astutil import walk
-
-
-def called_names(node: c_ast.Node) -> list[str]:
-    """Names of the functions called directly (by name) under ``node``, in order."""
-    out = []
-    for n in walk(node):
-        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
-            out.append(n.name.name)
-    return out
+from passman.astutil import called_names
 
 
 def _display(module, graph) -> dict:

@@ -129,3 +129,12 @@ def strip_labels(stmt: c_ast.Node) -> c_ast.Node:
 def func_name(fd: c_ast.FuncDef) -> str:
     """Name of the function a ``FuncDef`` defines."""
     return fd.decl.name
+
+
+def called_names(node: c_ast.Node) -> list[str]:
+    """Names of the functions called directly (by name) under ``node``, in order."""
+    return [
+        n.name.name
+        for n in walk(node)
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
+    ]

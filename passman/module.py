@@ -79,9 +79,15 @@ class Module:
     # -- call graph -------------------------------------------------------------
     @property
     def callees(self) -> Modules:
-        """The modules this one calls (from the ``callgraph`` resource)."""
-        g = self.ws.rm.get("callgraph", self.ws)
-        return Modules(self.ws, [n for n in g.successors(self.name) if n in self.ws])
+        """The modules this one calls (functions of the workspace called by name).
+
+        Depends only on this module's code, so interprocedural analyses that
+        walk callees are invalidated only by changes below them.
+        """
+        from .astutil import called_names
+
+        self.ws.rm.note_read(("program",))
+        return Modules(self.ws, [n for n in called_names(self.ast.body) if n in self.ws])
 
     @property
     def callers(self) -> Modules:
