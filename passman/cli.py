@@ -15,9 +15,9 @@ import os
 import sys
 import tempfile
 import traceback
-from pathlib import Path
 from typing import Any
 
+from .builder import BuildError
 from .errors import InternalError, InvalidInput, PassFailed, PassmanError
 
 
@@ -199,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"passman: internal error: {err}\nThis is a bug in passman: please report it "
               "with the command and the traceback above.", file=sys.stderr)
         return 3
+    except BuildError as err:
+        print(f"passman: error: build failed: {err}", file=sys.stderr)
+        return 1
     except PassFailed as err:
         name = f"{err.pass_name}: " if err.pass_name else ""
         print(_one_line(f"passman: error: {name}{err}"), file=sys.stderr)

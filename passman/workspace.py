@@ -784,16 +784,21 @@ class Workspace:
                 raise InvalidInput(f"error: output folder {dest} holds the input {cu.path}")
         written: list[Path] = []
         names = self._output_names()
-        with atomic_directory(dest) as tmp:
-            for cu in self._units.values():
-                if cu.is_stub:
-                    continue
-                (Path(tmp) / names[cu.name]).write_text(cu.code)
-                written.append(dest / names[cu.name])
-                for h in cu.local_headers:
-                    target = Path(tmp) / h.name
-                    if not target.exists():
-                        shutil.copyfile(h, target)
+        texts = {names[cu.name]: cu.code for cu in self._units.values() if not cu.is_stub}
+        try:
+            with atomic_directory(dest) as tmp:
+                for fname, text in texts.items():
+                    (Path(tmp) / fname).write_text(text)
+                    written.append(dest / fname)
+                for cu in self._units.values():
+                    for h in cu.local_headers:
+                        target = Path(tmp) / h.name
+                        if not target.exists():
+                            shutil.copyfile(h, target)
+        except FileExistsError as err:
+            raise InvalidInput(f"{dest}: error: {err.strerror or err}") from None
+        except OSError as err:
+            raise InvalidInput(f"{dest}: error: cannot write output: {err.strerror or err}") from None
         return written
 
     def _output_names(self) -> dict[str, str]:
