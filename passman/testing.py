@@ -125,8 +125,6 @@ def assert_same_output(
     got = workspace_output(ws, **kw)
     if ref.returncode != got.returncode or not outputs_match(ref.stdout, got.stdout, rtol, atol):
         raise AssertionError(
-            "outputs differ\n--- original (rc={}):\n{}\n--- transformed (rc={}):\n{}".format(
-                ref.returncode, ref.stdout[:2000], got.returncode, got.stdout[:2000]
-            )
+            f"outputs differ\n--- original (rc={ref.returncode}):\n{ref.stdout[:2000]}\n--- transformed (rc={got.returncode}):\n{got.stdout[:2000]}"
         )
     return got
