@@ -62,6 +62,9 @@ def _cpp_command() -> list[str]:
 
 def preprocess(path: Path, cppflags: list[str]) -> str:
     """Run the C preprocessor on ``path`` against passman's library headers."""
+    from .plugins import load_plugins
+
+    load_plugins()  # brokers register their header folders
     cmd = _cpp_command() + ["-nostdinc", "-undef", *PREDEFINED]
     for d in SYSTEM_INCLUDE_DIRS:
         cmd += ["-isystem", str(d)]
