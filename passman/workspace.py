@@ -540,6 +540,14 @@ class Workspace:
         """The functions for which ``pred(module)`` is true."""
         return Modules(self, [m.name for m in self.all_functions if pred(m)])
 
+    def callee(self, name: str) -> Module | None:
+        """The module a call to ``name`` reaches: a function of the program, a
+        library model (stub) supplied by a broker, or None when nobody knows it
+        (analyses then assume the worst and warn)."""
+        if name in self:
+            return Module(self, name)
+        return None
+
     def resource(self, name: str, owner: Any = None) -> Any:
         """The value of resource ``name`` for ``owner`` (default: the program)."""
         return self.rm.get(name, self if owner is None else owner)
