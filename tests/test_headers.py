@@ -1,0 +1,715 @@
+"""Tests for the C library stub headers in stubs/include.
+
+passman preprocesses user programs with
+
+    cpp -nostdinc -undef -D__passman__ -I<stubs/include> [user flags] file.c
+
+and parses the result with pycparser.  The declarations coming from the stub
+headers are never printed; the user's ``#include`` lines are restored and the
+program is compiled later against the real glibc/GCC headers.  These tests
+check the three properties that make this sound:
+
+* every stub header preprocesses and parses with pycparser, alone and together;
+* macros round-trip: code expanded with the stubs, printed back with
+  pycparser's CGenerator and compiled against the real headers behaves like
+  the original program, and every object-like macro has the real value and
+  type;
+* prototypes, typedefs, variables and struct layouts agree with the real
+  headers (gcc rejects conflicting redeclarations).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pycparser import c_ast, c_generator, c_parser
+
+STUBS = Path(__file__).resolve().parents[1] / "stubs" / "include"
+CPP = ["cpp", "-nostdinc", "-undef", "-D__passman__", f"-I{STUBS}"]
+HEADERS = sorted(p.relative_to(STUBS).as_posix() for p in STUBS.rglob("*.h"))
+REQUIRED = """stdio.h stdlib.h string.h strings.h math.h stdint.h inttypes.h stddef.h
+    stdbool.h stdarg.h assert.h time.h sys/time.h unistd.h limits.h float.h
+    errno.h ctype.h omp.h sys/types.h signal.h setjmp.h fenv.h""".split()
+# Feature-test configurations the headers are checked under (same flags are
+# given to our cpp and to gcc with the real headers).
+MODES = {"default": [], "gnu": ["-D_GNU_SOURCE"]}
+
+needs_cpp = pytest.mark.skipif(shutil.which("cpp") is None, reason="needs cpp")
+needs_gcc = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
+
+
+# --------------------------------------------------------------------------
+# helpers
+# --------------------------------------------------------------------------
+
+
+def preprocess(path: Path, flags: list[str] = ()) -> str:
+    res = subprocess.run([*CPP, *flags, str(path)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    return res.stdout
+
+
+def parse(path: Path, flags: list[str] = ()) -> c_ast.FileAST:
+    return c_parser.CParser().parse(preprocess(path, flags), str(path))
+
+
+def from_stubs(node: c_ast.Node) -> bool:
+    return node.coord is not None and node.coord.file.startswith(str(STUBS))
+
+
+def passman_roundtrip(src: Path, flags: list[str] = ()) -> str:
+    """Do what passman does with a program: preprocess against the stubs,
+    parse, keep the user's own top-level nodes, print them back and restore
+    the original #include lines."""
+    ast = parse(src, flags)
+    user = c_ast.FileAST([n for n in ast.ext if n.coord.file == str(src)])
+    includes = [
+        line for line in src.read_text().splitlines() if re.match(r"\s*#\s*include\b", line)
+    ]
+    return "\n".join(includes) + "\n" + c_generator.CGenerator().visit(user)
+
+
+def gcc(src: Path, out: Path, flags: list[str] = (), extra: list[str] = ()) -> None:
+    cmd = ["gcc", "-std=gnu17", "-Wall", *flags, str(src), "-o", str(out), *extra, "-lm"]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}\n--- source ---\n{src.read_text()}"
+    assert res.stderr == "", f"gcc warned on {src}:\n{res.stderr}"
+
+
+def gcc_check(src: Path, flags: list[str] = ()) -> None:
+    """Compile (syntax and constraints only) against the real headers."""
+    cmd = [
+        "gcc",
+        "-std=gnu17",
+        "-fsyntax-only",
+        "-Werror=implicit-function-declaration",
+        *flags,
+        str(src),
+    ]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, f"{' '.join(cmd)}\n{res.stderr}"
+
+
+def run(exe: Path) -> subprocess.CompletedProcess:
+    # Same argv[0] for every binary: glibc's assert message starts with it.
+    return subprocess.run(["prog"], executable=str(exe), capture_output=True, text=True)
+
+
+def compile_both_ways(
+    tmp_path: Path, src: Path, flags: list[str] = (), extra: list[str] = ()
+) -> tuple[Path, Path]:
+    """Build ``src`` directly and through passman_roundtrip; both binaries are
+    named ``prog`` (in different folders)."""
+    (tmp_path / "direct").mkdir()
+    (tmp_path / "rt").mkdir()
+    direct = tmp_path / "direct" / "prog"
+    gcc(src, direct, flags, extra)
+    rt_src = tmp_path / "rt" / "prog.c"
+    rt_src.write_text(passman_roundtrip(src, flags))
+    rt = tmp_path / "rt" / "prog"
+    gcc(rt_src, rt, flags, extra)
+    return direct, rt
+
+
+def all_includes() -> str:
+    return "".join(f"#include <{h}>\n" for h in HEADERS)
+
+
+# --------------------------------------------------------------------------
+# every header preprocesses and parses
+# --------------------------------------------------------------------------
+
+
+def test_required_headers_present():
+    missing = [h for h in REQUIRED if not (STUBS / h).is_file()]
+    assert not missing
+
+
+@needs_cpp
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("header", HEADERS)
+def test_header_parses(tmp_path, header, mode):
+    src = tmp_path / "t.c"
+    src.write_text(f"#include <{header}>\n#include <{header}>\nint main(void) {{ return 0; }}\n")
+    ast = parse(src, MODES[mode])
+    assert any(n.coord.file == str(src) for n in ast.ext)
+
+
+@needs_cpp
+@pytest.mark.parametrize("mode", MODES)
+def test_all_headers_together(tmp_path, mode):
+    src = tmp_path / "t.c"
+    # Twice, and in reverse order too, to exercise the include guards.
+    rev = "".join(f"#include <{h}>\n" for h in reversed(HEADERS))
+    src.write_text(rev + all_includes() + "int main(void) { return 0; }\n")
+    parse(src, MODES[mode])
+
+
+@needs_cpp
+def test_frontend_command_style(tmp_path):
+    """passman's front end passes the folder with -isystem (and -x c)."""
+    src = tmp_path / "t.c"
+    src.write_text(all_includes() + "int main(void) { return 0; }\n")
+    cmd = [
+        "cpp",
+        "-nostdinc",
+        "-undef",
+        "-D__passman__=1",
+        "-isystem",
+        str(STUBS),
+        "-x",
+        "c",
+        str(src),
+    ]
+    res = subprocess.run(cmd, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    c_parser.CParser().parse(res.stdout, str(src))
+
+
+def test_headers_are_plain_c():
+    banned = re.compile(
+        r"__attribute__|__asm__|\basm\b|__extension__|__restrict|__inline"
+        r"|__builtin_va_list|\(\{"
+    )
+    for h in HEADERS:
+        text = re.sub(r"/\*.*?\*/", "", (STUBS / h).read_text(), flags=re.S)
+        assert not banned.search(text), f"{h}: {banned.search(text).group()}"
+
+
+# --------------------------------------------------------------------------
+# macros round-trip through the stubs, pycparser and the real headers
+# --------------------------------------------------------------------------
+
+ROUNDTRIP_PROGRAM = r"""
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+struct point { char tag; double x; int y[3]; };
+
+static void say(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+int main(void)
+{
+    double inf = INFINITY, nan = NAN, big = HUGE_VAL;
+    printf("%d %d %d %d %d\n", isinf(inf) != 0, isinf(-inf) < 0, isnan(nan) != 0,
+           isfinite(1.0) != 0, signbit(-1.0) != 0);
+    printf("%d %d %d\n", fpclassify(0.0) == FP_ZERO, fpclassify(inf) == FP_INFINITE,
+           isnormal(DBL_MIN) != 0);
+    printf("%d %d\n", isless(1.0, 2.0), isunordered(nan, 1.0));
+    printf("%d %d\n", big > DBL_MAX, nan != nan);
+    printf("%.17g %.17g %.17g %a\n", M_PI, M_E, M_SQRT2, M_LN2);
+    printf("%d %d %u %ld %ld %lu\n", INT_MAX, INT_MIN, UINT_MAX, LONG_MAX, LONG_MIN, ULONG_MAX);
+    printf("%d %d %d %d\n", CHAR_BIT, SCHAR_MIN, SHRT_MAX, UCHAR_MAX);
+    printf("%a %a %a\n", DBL_MAX, DBL_MIN, DBL_EPSILON);
+    printf("%a %a %La\n", (double)FLT_MAX, (double)FLT_EPSILON, LDBL_EPSILON);
+    printf("%d %d %d\n", RAND_MAX, EXIT_FAILURE, EXIT_SUCCESS);
+    printf("%zu %zu %zu\n", offsetof(struct point, x), offsetof(struct point, y),
+           offsetof(struct point, y[2]));
+    int64_t i64 = INT64_MIN;
+    uint64_t u64 = UINT64_MAX;
+    int32_t i32 = INT32_MIN;
+    printf("%" PRId64 " %" PRIu64 " %" PRIx64 " %" PRId32 " %" PRIu32 "\n",
+           i64, u64, u64, i32, UINT32_MAX);
+    printf("%" PRIdMAX " %" PRIuPTR " %zu\n", INTMAX_MAX, (uintptr_t)UINTPTR_MAX, SIZE_MAX);
+    printf("%ld %ld\n", INT64_C(123), (long)UINT64_C(7));
+    fprintf(stdout, "to stdout %d\n", EOF);
+    fprintf(stderr, "to stderr %d\n", BUFSIZ);
+    say(stdout, "%s %d\n", "varargs", 42);
+    printf("%ld %d %d\n", (long)CLOCKS_PER_SEC, CLOCK_MONOTONIC, CLOCK_REALTIME);
+    bool b = true, c = false;
+    printf("%d %d %zu\n", b, c, sizeof(bool));
+    assert(b && !c);
+    errno = 0;
+    strtol("99999999999999999999999", NULL, 10);
+    printf("%d %d\n", errno == ERANGE, EDOM);
+    printf("%c %d\n", toupper('q'), isdigit('7') != 0);
+    int v[5] = {5, 3, 1, 4, 2};
+    qsort(v, 5, sizeof v[0], cmp_int);
+    printf("%d %d %d\n", v[0], v[4], (int)strlen("hello"));
+    printf("%d\n", omp_get_thread_num());
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    printf("%d %d\n", ts.tv_nsec >= 0 && ts.tv_nsec < 1000000000, tv.tv_usec < 1000000);
+    printf("%d %d\n", sysconf(_SC_NPROCESSORS_ONLN) >= 1, STDOUT_FILENO);
+    printf("%.6f %.6f %.6f\n", sqrt(2.0), sqrtf(2.0f), fmax(1.0, 2.0));
+    return EXIT_SUCCESS;
+}
+"""
+
+
+@needs_gcc
+def test_macros_round_trip(tmp_path):
+    src = tmp_path / "prog.c"
+    src.write_text(ROUNDTRIP_PROGRAM)
+    direct, rt = compile_both_ways(tmp_path, src, extra=["-fopenmp"])
+    expected, got = run(direct), run(rt)
+    assert expected.returncode == 0, expected.stderr
+    assert (got.returncode, got.stdout, got.stderr) == (
+        expected.returncode,
+        expected.stdout,
+        expected.stderr,
+    )
+    # The printed-back program really contains the expansions, not the names.
+    text = (tmp_path / "rt" / "prog.c").read_text()
+    assert "__builtin_inff()" in text and "INFINITY" not in text
+    assert "__assert_fail" in text and "2147483647" in text
+
+
+ASSERT_PROGRAM = r"""
+#include <assert.h>
+#include <stdio.h>
+
+int twice(int x) { return 2 * x; }
+
+int main(void)
+{
+    int x = 3;
+    assert(twice(x) == 6);
+    printf("checked %d\n", x);
+    fflush(stdout);
+    assert(twice(x) == 7 && "twice is wrong");
+    printf("not reached unless NDEBUG\n");
+    return 0;
+}
+"""
+
+
+@needs_gcc
+@pytest.mark.parametrize("flags", [[], ["-DNDEBUG"]], ids=["assert", "ndebug"])
+def test_assert_keeps_runtime_check(tmp_path, flags):
+    src = tmp_path / "prog.c"
+    src.write_text(ASSERT_PROGRAM)
+    direct, rt = compile_both_ways(tmp_path, src, flags)
+    expected, got = run(direct), run(rt)
+    if flags:
+        assert expected.returncode == 0
+    else:
+        assert expected.returncode != 0 and "Assertion" in expected.stderr
+    assert (got.returncode, got.stdout, got.stderr) == (
+        expected.returncode,
+        expected.stdout,
+        expected.stderr,
+    )
+
+
+PTHREAD_PROGRAM = r"""
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/select.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static long total;
+static int inits;
+
+static void init(void) { inits++; }
+
+static void *work(void *arg)
+{
+    long n = (long)arg;
+    pthread_once(&once, init);
+    pthread_mutex_lock(&lock);
+    total += n;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
+    pthread_rwlock_rdlock(&rw);
+    pthread_rwlock_unlock(&rw);
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t t[4];
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_JOINABLE);
+    for (long i = 0; i < 4; i++)
+        pthread_create(&t[i], &attr, work, (void *)(i + 1));
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    pthread_attr_destroy(&attr);
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    fd_set fds;
+    FD_ZERO(&fds);
+    FD_SET(3, &fds);
+    printf("%ld %d %d %d %d\n", total, inits, FD_ISSET(3, &fds) != 0, FD_ISSET(4, &fds) != 0,
+           PTHREAD_CANCELED == (void *)-1);
+    return EXIT_SUCCESS;
+}
+"""
+
+
+@needs_gcc
+@pytest.mark.parametrize("mode", MODES)
+def test_pthread_and_select_round_trip(tmp_path, mode):
+    src = tmp_path / "prog.c"
+    src.write_text(PTHREAD_PROGRAM)
+    direct, rt = compile_both_ways(tmp_path, src, MODES[mode], extra=["-pthread"])
+    expected, got = run(direct), run(rt)
+    assert expected.stdout == "10 1 1 0 1\n"
+    assert (got.returncode, got.stdout) == (expected.returncode, expected.stdout)
+
+
+VA_ARG_PROGRAM = r"""
+#include <stdarg.h>
+#include <stdio.h>
+
+static int sum(int n, ...)
+{
+    va_list ap;
+    int s = 0;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        s += va_arg(ap, int);
+    va_end(ap);
+    return s;
+}
+
+int main(void) { printf("%d\n", sum(3, 1, 2, 3)); return 0; }
+"""
+
+
+@needs_gcc
+def test_va_arg_parses_but_is_unsupported(tmp_path):
+    """va_arg(ap, type) cannot be modelled (a type is no call argument for
+    pycparser): it parses, keeps its type, and fails loudly if compiled."""
+    src = tmp_path / "prog.c"
+    src.write_text(VA_ARG_PROGRAM)
+    text = passman_roundtrip(src)
+    assert "*((int *) __passman_va_arg_unsupported(ap, (int *) 0))" in text.replace("\n", " ")
+    out = tmp_path / "prog.rt.c"
+    out.write_text(text)
+    res = subprocess.run(
+        ["gcc", str(out), "-o", str(tmp_path / "prog")], capture_output=True, text=True
+    )
+    assert res.returncode != 0 and "__passman_va_arg_unsupported" in res.stderr
+
+
+# A handful of constants, printed with their value and size.
+HANDFUL = [
+    ("RAND_MAX", "%d", "2147483647"),
+    ("INT_MIN", "%d", "-2147483648"),
+    ("INT_MAX", "%d", "2147483647"),
+    ("UINT_MAX", "%u", "4294967295"),
+    ("LONG_MAX", "%ld", "9223372036854775807"),
+    ("LLONG_MIN", "%lld", "-9223372036854775808"),
+    ("SIZE_MAX", "%zu", "18446744073709551615"),
+    ("INT32_MAX", "%d", "2147483647"),
+    ("INT64_MIN", "%ld", "-9223372036854775808"),
+    ("UINT64_MAX", "%lu", "18446744073709551615"),
+    ("CHAR_BIT", "%d", "8"),
+    ("DBL_EPSILON", "%a", "0x1p-52"),
+    ("DBL_MAX", "%a", "0x1.fffffffffffffp+1023"),
+    ("DBL_MIN", "%a", "0x1p-1022"),
+    ("FLT_MAX", "%a", "0x1.fffffep+127"),
+    ("FLT_EPSILON", "%a", "0x1p-23"),
+    ("LDBL_EPSILON", "%La", "0x8p-66"),
+    ("M_PI", "%a", "0x1.921fb54442d18p+1"),
+    ("BUFSIZ", "%d", "8192"),
+    ("EOF", "%d", "-1"),
+    ("CLOCKS_PER_SEC", "%ld", "1000000"),
+    ("CLOCK_MONOTONIC", "%d", "1"),
+    ("CLOCK_REALTIME", "%d", "0"),
+    ("EXIT_SUCCESS", "%d", "0"),
+    ("EXIT_FAILURE", "%d", "1"),
+    ("_SC_NPROCESSORS_ONLN", "%d", "84"),
+    ("true", "%d", "1"),
+    ("false", "%d", "0"),
+]
+
+
+@needs_gcc
+def test_handful_of_constant_values(tmp_path):
+    body = "".join(
+        f'    printf("{name} = {fmt} (%zu)\\n", {name}, sizeof({name}));\n'
+        for name, fmt, _ in HANDFUL
+    )
+    src = tmp_path / "prog.c"
+    src.write_text(
+        "#include <float.h>\n#include <limits.h>\n#include <math.h>\n#include <stdbool.h>\n"
+        "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <time.h>\n"
+        "#include <unistd.h>\n\nint main(void)\n{\n" + body + "    return 0;\n}\n"
+    )
+    direct, rt = compile_both_ways(tmp_path, src)
+    expected, got = run(direct), run(rt)
+    assert got.stdout == expected.stdout
+    values = dict(line.split(" = ") for line in got.stdout.splitlines())
+    for name, _, value in HANDFUL:
+        assert values[name].split(" (")[0] == value, name
+
+
+# --------------------------------------------------------------------------
+# every object-like macro: same value and same type as the real one
+# --------------------------------------------------------------------------
+
+# Macros that are not expressions (types, keywords, operators, member paths).
+NOT_EXPRESSIONS = {
+    "bool",
+    "static_assert",
+    "sa_handler",
+    "sa_sigaction",
+    "and",
+    "and_eq",
+    "bitand",
+    "bitor",
+    "compl",
+    "not",
+    "not_eq",
+    "or",
+    "or_eq",
+    "xor",
+    "xor_eq",
+}
+
+
+def macro_names(src: Path, flags: list[str], real: bool) -> dict[str, bool]:
+    """Macros defined by including the headers in ``src`` (name -> is function-like)."""
+    if real:
+        cmd = ["gcc", "-std=gnu17", "-E", "-dM", *flags, str(src)]
+        base = ["gcc", "-std=gnu17", "-E", "-dM", *flags, "-x", "c", "/dev/null"]
+    else:
+        cmd = [*CPP, "-dM", *flags, str(src)]
+        base = [*CPP, "-dM", *flags, "/dev/null"]
+
+    def defs(c):
+        res = subprocess.run(c, capture_output=True, text=True)
+        assert res.returncode == 0, res.stderr
+        out = {}
+        for line in res.stdout.splitlines():
+            m = re.match(r"#define (\w+)(\()?", line)
+            out[m.group(1)] = bool(m.group(2))
+        return out
+
+    predefined = defs(base)
+    return {n: f for n, f in defs(cmd).items() if n not in predefined}
+
+
+def ours(name: str) -> bool:
+    return not (name.startswith("__passman") or name.startswith("_PASSMAN_"))
+
+
+@needs_gcc
+@pytest.mark.parametrize("mode", MODES)
+def test_every_macro_exists_in_real_headers(tmp_path, mode):
+    src = tmp_path / "all.c"
+    src.write_text(all_includes())
+    mine = {n for n in macro_names(src, MODES[mode], real=False) if ours(n)}
+    real = set(macro_names(src, MODES[mode], real=True))
+    assert sorted(mine - real) == []
+
+
+@needs_gcc
+@pytest.mark.parametrize("mode", MODES)
+def test_every_macro_value_and_type(tmp_path, mode):
+    flags = MODES[mode]
+    src = tmp_path / "probe.c"
+    src.write_text(all_includes())
+    names = sorted(
+        n
+        for n, fn in macro_names(src, flags, real=False).items()
+        if ours(n) and not fn and n not in NOT_EXPRESSIONS and not n.endswith("_INITIALIZER")
+    )  # braces: see the pthread test
+    # Expand each macro the passman way: our cpp, pycparser, CGenerator.
+    src.write_text(
+        all_includes() + "void __probe(void)\n{\n" + "".join(f"({n});\n" for n in names) + "}\n"
+    )
+    ast = parse(src, flags)
+    probe = next(n for n in ast.ext if isinstance(n, c_ast.FuncDef))
+    gen = c_generator.CGenerator()
+    expansions = [gen.visit(stmt) for stmt in probe.body.block_items]
+    assert len(expansions) == len(names)
+
+    checks = []
+    for name, mine in zip(names, expansions, strict=True):
+        shown = '"' + mine.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        checks.append(f"""
+    {{
+        __typeof__({mine}) a = {mine};
+        __typeof__({name}) b = {name};
+        if (!__builtin_types_compatible_p(__typeof__(a), __typeof__(b)))
+            printf("{name}: type differs\\n");
+        else if (__builtin_types_compatible_p(__typeof__(a), long double)
+                 ? *(long double *)&a != *(long double *)&b
+                 : memcmp(&a, &b, sizeof a) != 0)
+            printf("{name}: value differs: %s\\n", {shown});
+    }}""")
+    check = tmp_path / "check.c"
+    check.write_text(
+        all_includes() + "#include <stdio.h>\n#include <string.h>\n"
+        "int main(void)\n{" + "".join(checks) + "\n    return 0;\n}\n"
+    )
+    exe = tmp_path / "check"
+    res = subprocess.run(
+        [
+            "gcc",
+            "-std=gnu17",
+            "-w",
+            "-Werror=implicit-function-declaration",
+            *flags,
+            str(check),
+            "-o",
+            str(exe),
+            "-lm",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert res.returncode == 0, res.stderr
+    out = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert out.returncode == 0
+    assert out.stdout == ""
+    assert len(names) > 300
+
+
+# --------------------------------------------------------------------------
+# declarations agree with the real headers
+# --------------------------------------------------------------------------
+
+SKIP_DECLS = {"va_list"}  # char * here, __builtin_va_list for real
+
+
+def _strip(t: c_ast.Node) -> c_ast.Node:
+    while isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    return t
+
+
+def _defines_aggregate(t: c_ast.Node) -> bool:
+    t = _strip(t)
+    return isinstance(t, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and (
+        getattr(t, "decls", None) is not None or getattr(t, "values", None) is not None
+    )
+
+
+def layout_checks(agg: c_ast.Node, real_type: str, key: str) -> list[str]:
+    """Static assertions comparing one of our struct/union/enum definitions
+    with the real type of the same name."""
+    gen = c_generator.CGenerator()
+    if isinstance(agg, c_ast.Enum):
+        out, prev = [], None
+        for e in agg.values.enumerators:
+            value = gen.visit(e.value) if e.value else f"{prev} + 1" if prev else "0"
+            out.append(f'_Static_assert(({e.name}) == ({value}), "{e.name}");')
+            prev = e.name
+        return out
+    # Member names may be macros in the real headers (sa_handler ...):
+    # compare with the underlying members.
+    members = sorted({d.name for d in _member_decls(agg) if d.name})
+    push = [f'#pragma push_macro("{m}")\n#undef {m}' for m in members]
+    pop = [f'#pragma pop_macro("{m}")' for m in members]
+    clone = copy.deepcopy(agg)
+    clone.name = f"__passman_chk_{key}"
+    kind = "union" if isinstance(agg, c_ast.Union) else "struct"
+    mine = f"{kind} {clone.name}"
+    out = [
+        gen.visit(c_ast.Decl(None, [], [], [], [], clone, None, None)) + ";",
+        f'_Static_assert(sizeof({mine}) == sizeof({real_type}), "sizeof {key}");',
+        f'_Static_assert(_Alignof({mine}) == _Alignof({real_type}), "alignof {key}");',
+    ]
+    for m in agg.decls:
+        if m.bitsize is not None:
+            continue
+        out.append(
+            f"_Static_assert(__builtin_offsetof({mine}, {m.name}) == "
+            f'__builtin_offsetof({real_type}, {m.name}), "{key}.{m.name}");'
+        )
+        t = _strip(m.type)
+        if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.name is None:
+            a, b = f"((({mine} *)0)->{m.name})", f"((({real_type} *)0)->{m.name})"
+            out.append(f'_Static_assert(sizeof {a} == sizeof {b}, "{key}.{m.name}");')
+        else:
+            out.append(
+                f"_Static_assert(__builtin_types_compatible_p("
+                f"__typeof__((({mine} *)0)->{m.name}), __typeof__((({real_type} *)0)->{m.name})),"
+                f' "type of {key}.{m.name}");'
+            )
+    return push + out + pop
+
+
+def _member_decls(agg: c_ast.Node):
+    for d in agg.decls or ():
+        yield d
+        t = _strip(d.type)
+        if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.decls:
+            yield from _member_decls(t)
+
+
+@needs_gcc
+@pytest.mark.parametrize("mode", MODES)
+def test_declarations_match_real_headers(tmp_path, mode):
+    """Redeclare every prototype, extern variable and typedef of the stubs
+    after the real headers (gcc rejects any conflict) and compare the layout
+    of every struct, union and enum."""
+    flags = MODES[mode]
+    src = tmp_path / "all.c"
+    src.write_text(all_includes())
+    ast = parse(src, flags)
+    gen = c_generator.CGenerator()
+    lines, seen = [], set()
+    for node in ast.ext:
+        if not from_stubs(node):
+            continue
+        name = getattr(node, "name", None)
+        if name in SKIP_DECLS or (name or "").startswith(("__builtin_", "__passman")):
+            continue
+        if isinstance(node, c_ast.Typedef) and _defines_aggregate(node.type):
+            agg = _strip(node.type)
+            lines += layout_checks(agg, name, name)
+        elif isinstance(node, c_ast.Decl) and name is None:
+            agg = node.type  # struct/union/enum definition without declarator
+            kind = {c_ast.Struct: "struct", c_ast.Union: "union"}.get(type(agg))
+            if agg.name not in seen:
+                seen.add(agg.name)
+                lines += layout_checks(agg, f"{kind} {agg.name}", agg.name)
+        else:
+            decl = gen.visit(node) + ";"
+            if isinstance(node, c_ast.Typedef):
+                lines.append(decl)
+            else:
+                # The real header may define the name as a macro too
+                # (stdout, setjmp, alloca, errno ...): compare with the
+                # underlying declaration.
+                lines += [f"#undef {name}", decl]
+    assert len(lines) > 400
+    check = tmp_path / "check.c"
+    check.write_text(all_includes() + "\n".join(lines) + "\n")
+    gcc_check(check, flags)
