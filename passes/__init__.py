@@ -4,4 +4,4 @@ Loaded at start-up through the ``passman.passes`` entry point, exactly as a
 third-party plugin is.
 """
 
-from . import callgraph  # noqa: F401
+from . import callgraph, loops, outlining  # noqa: F401
