@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from passman.brokers import extend_plan
 from passman.builder import BuildPlan, SourceFile
 
 
@@ -13,6 +14,8 @@ class SequentialBackend:
 
     Options: ``cc`` (default ``gcc``), ``cflags`` (default ``["-O2"]``),
     ``ldflags``, ``libs`` (default ``["-lm"]``), ``output`` (binary name).
+    The libraries the program calls add their ``cpu`` implementation (extra
+    sources, flags, ``-lfftw3``...), as their brokers say.
     """
 
     name = "c"
@@ -21,7 +24,7 @@ class SequentialBackend:
         """Save the sources into ``directory`` and return the build plan."""
         files = ws.save(directory)
         cflags = list(options.get("cflags", ["-O2"]))
-        return BuildPlan(
+        plan = BuildPlan(
             sources=[SourceFile(Path(f.name), options.get("cc", "gcc")) for f in files],
             output=options.get("output", ws.name.replace(" ", "_") or "a.out"),
             cc=options.get("cc", "gcc"),
@@ -29,3 +32,4 @@ class SequentialBackend:
             ldflags=list(options.get("ldflags", [])),
             libs=list(options.get("libs", ["-lm"])),
         )
+        return extend_plan(plan, ws, "cpu")

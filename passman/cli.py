@@ -3,6 +3,7 @@
     passman run RECIPE FILE... [-o DIR] [-D..] [-I..] [--set PROP=VALUE] [--build] [--run [-- ARGS]]
     passman passes [NAME]
     passman show FILE... [--module M] [--resource R]
+    passman stubs [BROKER] [--functions]
 
 User mistakes print one ``file:line:col: error: ...`` line and exit 1; a bug
 in passman prints a traceback with a request to report it and exits 3.
@@ -30,6 +31,8 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]")
         sp.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME")
         sp.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR")
+        sp.add_argument("--broker", dest="brokers", action="append", default=[], metavar="NAME",
+                        help="enable a library broker (passman stubs lists them)")
 
     r = sub.add_parser("run", help="apply a recipe to C files")
     r.add_argument("recipe", help="a recipe file (.py) or the name of a built-in recipe")
@@ -51,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     cpp_args(s)
 
     sub.add_parser("recipes", help="list built-in recipes")
+
+    st = sub.add_parser("stubs", help="list library brokers, the functions they model, their targets")
+    st.add_argument("broker", nargs="?", help="show one broker in full")
+    st.add_argument("--functions", action="store_true", help="list every modelled function")
     return p
 
 
@@ -78,7 +85,7 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
     sets = _parse_sets(ns.sets)
     recipe = load_recipe(ns.recipe)
     entry = recipe_entry(recipe)
-    ws = Workspace(*ns.files, cppflags=_cppflags(ns))
+    ws = Workspace(*ns.files, cppflags=_cppflags(ns), brokers=ns.brokers)
     options = {}
     for key, value in sets.items():
         if key in ws.props:
@@ -156,7 +163,7 @@ def _passes(ns: argparse.Namespace) -> int:
 def _show(ns: argparse.Namespace) -> int:
     from .workspace import Workspace
 
-    ws = Workspace(*ns.files, cppflags=_cppflags(ns))
+    ws = Workspace(*ns.files, cppflags=_cppflags(ns), brokers=ns.brokers)
     names = ns.module or [m.name for m in ws.all_functions]
     for i, name in enumerate(names):
         if i:
@@ -177,6 +184,44 @@ def _recipes(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _stubs(ns: argparse.Namespace) -> int:
+    from .brokers import BROKERS, TARGETS
+    from .plugins import load_plugins
+
+    load_plugins()
+    brokers = BROKERS.check([ns.broker]) if ns.broker else BROKERS.names()
+    for i, name in enumerate(brokers):
+        b = BROKERS.get(name)
+        if ns.broker and i:
+            print()
+        functions = b.functions()
+        if b.always:
+            when = "always"
+        elif b.detect_includes:
+            when = "detected by " + ", ".join(f"<{h}>" for h in b.detect_includes)
+        else:
+            when = f"with --broker {b.name}"
+        print(f"{b.name:8s} {b.feature:8s} {len(functions):4d} functions  {when}")
+        if b.description:
+            print(f"         {b.description}")
+        for t in TARGETS:
+            impl = b.full_implementation(t)
+            if not impl.available:
+                print(f"         {t:7s} unavailable: {impl.unavailable}")
+                continue
+            parts = [p.name for p in impl.sources] + impl.libs + impl.ldflags
+            print(f"         {t:7s} {' '.join(parts) or '(nothing to add)'}")
+        if ns.functions or ns.broker:
+            print(_wrap(functions, "         "))
+    return 0
+
+
+def _wrap(words: list[str], indent: str, width: int = 100) -> str:
+    import textwrap
+
+    return textwrap.fill(" ".join(words), width, initial_indent=indent, subsequent_indent=indent)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``passman`` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -194,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
             return _show(ns)
         if ns.command == "recipes":
             return _recipes(ns)
+        if ns.command == "stubs":
+            return _stubs(ns)
     except InternalError as err:
         traceback.print_exc()
         print(f"passman: internal error: {err}\nThis is a bug in passman: please report it "

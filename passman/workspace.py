@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pycparser import c_ast
 
@@ -27,6 +27,9 @@ from .history import History, Step
 from .loop import Loop, unlabelled_fors
 from .module import Module, Modules
 from .registry import REGISTRY, PassInfo, Registry
+
+if TYPE_CHECKING:
+    from .brokers import Implementation, Stub
 
 
 class CompilationUnit:
@@ -202,6 +205,8 @@ class _Transaction:
         self.owned = dict(ws._owned)
         #: module -> (node before the pass, pristine copy or None when copied-on-write)
         self.touched: dict[str, tuple[c_ast.FuncDef, c_ast.FuncDef | None]] = {}
+        #: modules changed or created (set by commit)
+        self.changed_modules: list[str] = []
 
     def touch(self, name: str) -> None:
         if name in self.touched:
@@ -266,6 +271,7 @@ class _Transaction:
         for name in names_before - names_now:
             ws._versions.pop(("module", name), None)
             structural = True
+        self.changed_modules = changed_modules
         for name in changed_modules:
             ws._ensure_labels(name)
             key = ("module", name)
@@ -285,6 +291,9 @@ class Workspace:
 
     ``Workspace("a.c", "b.c", cppflags=["-DN=100"], unroll_rate=8)`` parses the
     files (keyword arguments set properties). It is a context manager.
+    ``brokers=["fftw"]`` enables library brokers beyond those always on and
+    those detected from the includes; the library functions the program calls
+    join it as stub modules (see ``docs/brokers.md``).
     """
 
     def __init__(
@@ -294,11 +303,16 @@ class Workspace:
         name: str | None = None,
         registry: Registry | None = None,
         verbose: bool = False,
+        brokers: Iterable[str] = (),
         **properties: Any,
     ):
+        from .brokers import BROKERS
         from .plugins import load_plugins
+        from .stubtable import StubTable
 
         load_plugins()
+        self._stubs = StubTable(BROKERS.check(brokers))
+        self._stubs_deferred = True
         self.registry = registry or REGISTRY
         self.name = name or (Path(sources[0]).stem if sources else "workspace")
         self.cppflags = list(cppflags)
@@ -319,6 +333,8 @@ class Workspace:
             self.add_source(src)
         for k, v in properties.items():
             setattr(self.props, k, v)
+        self._stubs_deferred = False
+        self._resolve_stubs()
 
     # -- construction -------------------------------------------------------------
     @classmethod
@@ -345,6 +361,8 @@ class Workspace:
             directives=parsed.directives, local_headers=parsed.local_headers, macros=parsed.macros,
         )
         self._add_unit(cu)
+        if not self._stubs_deferred:
+            self._resolve_stubs([func_name(n) for n in cu.ast.ext if isinstance(n, c_ast.FuncDef)])
         return cu
 
     def add_unit_from_ast(self, name: str, ast: c_ast.FileAST, **kw: Any) -> CompilationUnit:
@@ -357,6 +375,11 @@ class Workspace:
 
     def _add_unit(self, cu: CompilationUnit) -> None:
         clash = [func_name(n) for n in cu.ast.ext if isinstance(n, c_ast.FuncDef) and func_name(n) in self]
+        if clash and not cu.is_stub and all(Module(self, n).is_stub for n in clash):
+            from .stubtable import forget
+
+            forget(self, clash)  # the program defines these library functions itself
+            clash = []
         if clash:
             raise InvalidInput(f"error: function {clash[0]} is defined twice ({cu.filename})")
         for node in cu.ast.ext:
@@ -369,10 +392,39 @@ class Workspace:
         for node in cu.ast.ext:
             if isinstance(node, c_ast.FuncDef):
                 name = func_name(node)
-                self._owned[id(node)] = node
-                self._ensure_labels(name)
+                if not cu.is_stub:  # stub trees are shared by every workspace: never owned
+                    self._owned[id(node)] = node
+                    self._ensure_labels(name)
                 self._versions[("module", name)] = self._tick()
         self._versions[("program",)] = self._tick()
+
+    def _set_stub_unit(self, name: str, nodes: list[c_ast.Node], coord_name: str) -> None:
+        """Create the stub unit ``name``, or give it new top-level ``nodes`` (stubs resolved later)."""
+        cu = self._units.get(name)
+        if cu is None:
+            self._add_unit(CompilationUnit(self, name, c_ast.FileAST(nodes), coord_name=coord_name,
+                                           is_stub=True))
+            return
+        before = {func_name(n) for n in cu.ast.ext if isinstance(n, c_ast.FuncDef)}
+        cu.ast = c_ast.FileAST(list(nodes))
+        self._index = None
+        self._versions[("cu", name)] = self._tick()
+        for node in nodes:
+            if isinstance(node, c_ast.FuncDef):
+                fname = func_name(node)
+                if fname not in before:
+                    for lab in _labels_in(node):
+                        self._labels.taken.add(lab)
+                    self._versions[("module", fname)] = self._tick()
+        now = {func_name(n) for n in nodes if isinstance(n, c_ast.FuncDef)}
+        for gone in before - now:
+            self._versions.pop(("module", gone), None)
+        self._versions[("program",)] = self._tick()
+
+    def _resolve_stubs(self, modules: Iterable[str] | None = None, retry_unknown: bool = False) -> None:
+        from .stubtable import resolve
+
+        resolve(self, modules, retry_unknown=retry_unknown)
 
     def __enter__(self) -> Workspace:
         return self
@@ -542,11 +594,52 @@ class Workspace:
 
     def callee(self, name: str) -> Module | None:
         """The module a call to ``name`` reaches: a function of the program, a
-        library model (stub) supplied by a broker, or None when nobody knows it
-        (analyses then assume the worst and warn)."""
+        library model (stub) supplied by a broker (``.is_stub``), or None when
+        nobody knows it: the analyses then assume it reads and writes everything
+        reachable from its arguments and globals (it was warned about once,
+        see :attr:`unknown_functions`)."""
         if name in self:
             return Module(self, name)
         return None
+
+    def stub_info(self, name: str) -> Stub | None:
+        """The broker's metadata for library function ``name`` (header, purity,
+        ``model`` facts, implementations per target), or None when ``name`` is
+        not a modelled library function."""
+        return self._stubs.stubs.get(name)
+
+    @property
+    def unknown_functions(self) -> dict[str, str]:
+        """Called functions that no broker models, with their first call site ``file:line:col``."""
+        return dict(self._stubs.unknown)
+
+    @property
+    def brokers(self) -> list[str]:
+        """The brokers enabled for this program (always on, detected from its includes, or named)."""
+        from .stubtable import enabled_brokers
+
+        return [b.name for b in enabled_brokers(self)]
+
+    def enable_broker(self, name: str) -> None:
+        """Enable broker ``name`` for this program (``--broker NAME``) and resolve again."""
+        from .brokers import BROKERS
+
+        BROKERS.check([name])
+        if name not in self._stubs.explicit:
+            self._stubs.explicit.append(name)
+        self._resolve_stubs(retry_unknown=True)
+
+    def used_stubs(self) -> list[Stub]:
+        """The stubs the program's own functions reach through calls."""
+        from .stubtable import used_stubs
+
+        return used_stubs(self)
+
+    def link_requirements(self, target: str = "cpu") -> Implementation:
+        """What the libraries the program uses need at build time on ``target``."""
+        from .brokers import link_requirements
+
+        return link_requirements(self, target)
 
     def resource(self, name: str, owner: Any = None) -> Any:
         """The value of resource ``name`` for ``owner`` (default: the program)."""
@@ -562,12 +655,17 @@ class Workspace:
         return self.rm.computations
 
     def warn(self, message: str) -> None:
-        """Record a warning (and print it to stderr)."""
+        """Record a warning (and print it to stderr).
+
+        A message that carries its own ``warning:`` tag (``file:line:col:
+        warning: ...``) is printed as it is.
+        """
         import sys
 
         if message not in self.warnings:
             self.warnings.append(message)
-            print(f"passman: warning: {message}", file=sys.stderr)
+            line = message if "warning:" in message else f"passman: warning: {message}"
+            print(line, file=sys.stderr)
 
     # -- applying passes ---------------------------------------------------------------
     def _pass_names(self, scope: str) -> list[str]:
@@ -680,6 +778,8 @@ class Workspace:
             if not changed and info.changes_code:
                 self._txns.append(txn)
                 raise PassFailed(f"{info.name} changed nothing on {_describe(target)}", pass_name=info.name)
+            if changed and not self._txns:
+                self._resolve_stubs(txn.changed_modules)  # calls the pass introduced
             return result
         except PassmanError as err:
             if self._txns and self._txns[-1] is txn:
@@ -750,6 +850,7 @@ class Workspace:
         self.rm = other.rm.copy_for(self)
         self.props = other.props._copy_for(self)
         self.history = other.history.copy()
+        self._stubs = other._stubs.copy()
 
     def clone(self) -> Workspace:
         """An independent copy, cheap enough for hundreds in a search.
@@ -775,6 +876,8 @@ class Workspace:
         new.history = self.history.copy()
         new.build_result = None
         new.warnings = list(self.warnings)
+        new._stubs = self._stubs.copy()
+        new._stubs_deferred = False
         return new
 
     # -- output ---------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""A tiny third-party package that teaches passman the ``vecops`` library."""
