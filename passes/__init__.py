@@ -4,4 +4,14 @@ Loaded at start-up through the ``passman.passes`` entry point, exactly as a
 third-party plugin is.
 """
 
-from . import callgraph, loops, outlining  # noqa: F401
+from . import (  # noqa: F401
+    call_effects,
+    callgraph,
+    effect_model,
+    effects,
+    loops,
+    outlining,
+    privatization,
+    reductions,
+    references,
+)
