@@ -31,6 +31,9 @@ class Entry:
 
     value: Any
     deps: dict[EntityKey, int]
+    #: the workspace clock when the entry was last found valid (a shortcut:
+    #: nothing changed since, so no need to check every dependency again)
+    checked: int = -1
 
 
 class ResourceManager:
@@ -58,8 +61,21 @@ class ResourceManager:
 
     def valid(self, entry: Entry) -> bool:
         """Whether every version ``entry`` was computed from is still current."""
+        clock = self.ws._clock
+        if entry.checked == clock:
+            return True
         versions = self.ws._versions
-        return all(versions.get(k, -2) == v for k, v in entry.deps.items())
+        if all(versions.get(k, -2) == v for k, v in entry.deps.items()):
+            entry.checked = clock
+            return True
+        return False
+
+    def is_cached(self, resource: str, owner: Any) -> bool:
+        """Whether ``resource`` for ``owner`` is cached and still valid (nothing is computed)."""
+        producer = self.ws.registry.producer(resource, self.active)
+        okey = self.ws._owner_key(self.ws._owner_for_scope(owner, producer.scope))
+        entry = self.cache.get((resource, okey))
+        return entry is not None and self.valid(entry)
 
     # -- access ---------------------------------------------------------------
     def get(self, resource: str, owner: Any) -> Any:
@@ -91,7 +107,7 @@ class ResourceManager:
             deps = self._frames.pop()
             self._computing.pop()
         self.computations[resource] += 1
-        entry = Entry(value, deps)
+        entry = Entry(value, deps, self.ws._clock)
         self.cache[ckey] = entry
         self._merge(deps)
         return value
@@ -134,6 +150,7 @@ class ResourceManager:
                 for k in entry.deps:
                     if k in bumped:
                         entry.deps[k] = bumped[k][1]
+                entry.checked = -1
 
     def copy_for(self, ws: Workspace) -> ResourceManager:
         """An independent manager for a clone: same cached values, separate bookkeeping."""

@@ -229,6 +229,7 @@ class _Transaction:
         for name, cu in ws._units.items():
             cu.ast.ext[:] = self.ext[name]
         ws._versions = self.versions
+        ws._tick()  # versions went back: entries checked meanwhile must be checked again
         ws._labels = self.labels
         ws._owned = self.owned
         ws._index = None
@@ -250,7 +251,7 @@ class _Transaction:
         for name, cu in ws._units.items():
             before = self.ext.get(name)
             if before is None or len(before) != len(cu.ast.ext) or any(
-                a is not b for a, b in zip(before, cu.ast.ext)
+                a is not b and not _same_function_slot(a, b) for a, b in zip(before, cu.ast.ext)
             ):
                 structural = True
                 key = ("cu", name)
@@ -258,16 +259,23 @@ class _Transaction:
         names_now = set(ws._all_module_names())
         names_before = {n for n, _ in ws._index_snapshot_names(self.ext)}
         changed_modules = []
+        before_of: dict[str, c_ast.FuncDef | None] = {}
         for name in names_now:
             node = ws._funcdef(name)
             if name in self.touched:
                 orig, pristine = self.touched[name]
-                if not same_tree(node, pristine if pristine is not None else orig):
+                ref = pristine if pristine is not None else orig
+                if not same_tree(node, ref):
                     changed_modules.append(name)
+                    before_of[name] = ref
             elif name not in names_before:
                 changed_modules.append(name)
-            elif node is not ws._funcdef_in(self.ext, name):
-                changed_modules.append(name)
+                before_of[name] = None
+            else:
+                ref = ws._funcdef_in(self.ext, name)
+                if node is not ref:
+                    changed_modules.append(name)
+                    before_of[name] = ref
         for name in names_before - names_now:
             ws._versions.pop(("module", name), None)
             structural = True
@@ -276,6 +284,12 @@ class _Transaction:
             ws._ensure_labels(name)
             key = ("module", name)
             bumped[key] = (self.versions.get(key, -1), ws._tick())
+            ref = before_of[name]
+            if ref is None or not same_tree(ref.decl, ws._funcdef(name).decl):
+                # a new signature changes what the unit declares (file-scope names, types)
+                ukey = ("cu", ws._index_of(name)[0])
+                if ukey not in bumped:
+                    bumped[ukey] = (ws._versions.get(ukey, -1), ws._tick())
         if structural or names_now != names_before:
             key = ("program",)
             bumped[key] = (ws._versions.get(key, -1), ws._tick())
@@ -951,6 +965,13 @@ class Workspace:
 
     def __repr__(self) -> str:
         return f"<Workspace {self.name}: {', '.join(self._units)}>"
+
+
+def _same_function_slot(a: c_ast.Node, b: c_ast.Node) -> bool:
+    """Whether two top-level nodes are the same function (one replaced by a new version)."""
+    return (
+        isinstance(a, c_ast.FuncDef) and isinstance(b, c_ast.FuncDef) and func_name(a) == func_name(b)
+    )
 
 
 def _describe(target: Any) -> str:

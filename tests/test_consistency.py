@@ -187,3 +187,33 @@ def test_fixpoint_ends_on_passfailed(ws):
             raise PassFailed("nothing left")
 
     assert ws.fixpoint(step) == 3
+
+
+def test_replacing_one_function_keeps_the_others_analyses(ws):
+    ws["g"].resource("t_constants")
+    n = ws.computations["t_constants"]
+    ws["h"].code = "int h(int x) { return 3 * x; }"  # body change, same signature
+    assert ws["g"].resource("t_constants") == [1]
+    assert ws.computations["t_constants"] == n
+    assert ws["h"].resource("t_constants") == [3]
+
+
+def test_signature_change_invalidates_unit_level_resources(ws):
+    from passman.consistency import Entry  # noqa: F401 - the cache holds Entry objects
+
+    ws["g"].resource("unit_scope")
+    n = ws.computations["unit_scope"]
+    ws["h"].code = "int h(int x) { return 3 * x; }"
+    ws["g"].resource("unit_scope")
+    assert ws.computations["unit_scope"] == n  # same declarations: reused
+    ws["h"].code = "int h(long x) { return 3 * x; }"
+    ws["g"].resource("unit_scope")
+    assert ws.computations["unit_scope"] == n + 1
+
+
+def test_is_cached(ws):
+    assert not ws.rm.is_cached("t_constants", ws["g"])
+    ws["g"].resource("t_constants")
+    assert ws.rm.is_cached("t_constants", ws["g"])
+    ws["g"].t_bump()
+    assert not ws.rm.is_cached("t_constants", ws["g"])
