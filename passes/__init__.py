@@ -5,13 +5,18 @@ third-party plugin is.
 """
 
 from . import (  # noqa: F401
+    arrays,
     call_effects,
     callgraph,
     effect_model,
     effects,
+    fusion,
     loops,
+    looptrans,
     outlining,
+    poly,
     privatization,
     reductions,
     references,
+    tiling,
 )

@@ -200,6 +200,16 @@ def file_scope(ext: Iterable[c_ast.Node]) -> dict[str, c_ast.Node]:
     return names
 
 
+def unevaluated(root: c_ast.Node) -> set[int]:
+    """``id`` of every node under ``sizeof`` or ``_Alignof`` in ``root`` (never evaluated)."""
+    return {
+        id(i)
+        for s in walk(root)
+        if isinstance(s, c_ast.UnaryOp) and s.op in ("sizeof", "_Alignof")
+        for i in walk(s.expr)
+    }
+
+
 def substitute(root: c_ast.Node, name: str, make: Callable[[], c_ast.Node]) -> c_ast.Node:
     """Replace the free occurrences of variable ``name`` under ``root`` by ``make()``.
 
@@ -208,13 +218,8 @@ def substitute(root: c_ast.Node, name: str, make: Callable[[], c_ast.Node]) -> c
     """
     marker = object()
     table = resolve_names(root, {name: marker})
-    unevaluated = {
-        id(i)
-        for s in walk(root)
-        if isinstance(s, c_ast.UnaryOp) and s.op in ("sizeof", "_Alignof")
-        for i in walk(s.expr)
-    }
-    targets = {k for k, b in table.binding.items() if b is marker and k not in unevaluated}
+    skip = unevaluated(root)
+    targets = {k for k, b in table.binding.items() if b is marker and k not in skip}
     return transform(root, lambda n: make() if id(n) in targets else None)
 
 
@@ -696,3 +701,202 @@ def only_loop_index(
         return all(visit(c, covered) for _, c in n.children())
 
     return visit(func, False)
+
+
+# ------------------------------------------------------------- affine forms
+
+
+def linear_coefficient(e: c_ast.Node, name: str) -> int | None:
+    """The coefficient ``c`` of variable ``name`` when ``e`` is ``c*name + f`` with ``f`` free of it.
+
+    0 when ``e`` does not use ``name``; None when it does in any other way
+    (under a division, a call, a subscript, multiplied by a non-constant ...).
+    """
+    match e:
+        case c_ast.ID():
+            return 1 if e.name == name else 0
+        case c_ast.Constant():
+            return 0
+        case c_ast.UnaryOp(op="-" | "+"):
+            c = linear_coefficient(e.expr, name)
+            return None if c is None else (-c if e.op == "-" else c)
+        case c_ast.BinaryOp(op="+" | "-"):
+            a, b = linear_coefficient(e.left, name), linear_coefficient(e.right, name)
+            if a is None or b is None:
+                return None
+            return a + b if e.op == "+" else a - b
+        case c_ast.BinaryOp(op="*"):
+            a, b = linear_coefficient(e.left, name), linear_coefficient(e.right, name)
+            if a is None or b is None:
+                return None
+            if a and b:
+                return None
+            if a:
+                k = int_value(simplify(e.right))
+                return None if k is None else a * k
+            if b:
+                k = int_value(simplify(e.left))
+                return None if k is None else b * k
+            return 0
+    uses = any(v.name == name for v in variables(e)) if isinstance(e, c_ast.Node) else False
+    return None if uses else 0
+
+
+# ------------------------------------------------------------------ names
+
+
+def taken_names(*roots: c_ast.Node | Iterable[c_ast.Node]) -> set[str]:
+    """Every identifier, declared name and label under ``roots`` (to pick names that clash with none)."""
+    out: set[str] = set()
+    for n in _all_nodes(roots):
+        match n:
+            case c_ast.ID() | c_ast.Label() | c_ast.Goto():
+                out.add(n.name)
+            case c_ast.Decl() | c_ast.Typedef() | c_ast.Enumerator() if n.name:
+                out.add(n.name)
+            case c_ast.TypeDecl() if n.declname:
+                out.add(n.declname)
+            case c_ast.IdentifierType():
+                out.update(n.names)
+            case c_ast.Struct() | c_ast.Union() | c_ast.Enum() if n.name:
+                out.add(n.name)
+    return out
+
+
+def fresh_name(base: str, taken: set[str]) -> str:
+    """``base``, or ``base_1``, ``base_2`` ... : the first name not in ``taken`` (which it joins)."""
+    name, k = base, 0
+    while name in taken:
+        k += 1
+        name = f"{base}_{k}"
+    taken.add(name)
+    return name
+
+
+def rename_declaration(decl: c_ast.Decl, name: str) -> None:
+    """Give a variable declaration a new name (its ``Decl`` and its declarator)."""
+    decl.name = name
+    t = decl.type
+    while t is not None and not isinstance(t, c_ast.TypeDecl):
+        t = getattr(t, "type", None)
+    if t is not None:
+        t.declname = name
+
+
+def statement_lists(root: c_ast.Node) -> list[list[c_ast.Node]]:
+    """The statement lists under ``root``: block items of each ``Compound``, statements of each ``case``."""
+    out = []
+    for n in walk(root):
+        if isinstance(n, c_ast.Compound) and n.block_items is not None:
+            out.append(n.block_items)
+        elif isinstance(n, (c_ast.Case, c_ast.Default)) and n.stmts is not None:
+            out.append(n.stmts)
+    return out
+
+
+# ------------------------------------------------------------ arithmetic types
+
+#: canonical arithmetic type names, by integer conversion rank (LP64)
+_INT_RANKS = {"int": 1, "long": 2, "long long": 3}
+_CANONICAL = {
+    frozenset({"char"}): "char", frozenset({"signed", "char"}): "signed char",
+    frozenset({"unsigned", "char"}): "unsigned char", frozenset({"_Bool"}): "_Bool",
+    frozenset({"short"}): "short", frozenset({"short", "int"}): "short",
+    frozenset({"signed", "short"}): "short", frozenset({"signed", "short", "int"}): "short",
+    frozenset({"unsigned", "short"}): "unsigned short", frozenset({"unsigned", "short", "int"}): "unsigned short",
+    frozenset({"int"}): "int", frozenset({"signed"}): "int", frozenset({"signed", "int"}): "int",
+    frozenset({"unsigned"}): "unsigned int", frozenset({"unsigned", "int"}): "unsigned int",
+    frozenset({"long"}): "long", frozenset({"long", "int"}): "long", frozenset({"signed", "long"}): "long",
+    frozenset({"signed", "long", "int"}): "long",
+    frozenset({"unsigned", "long"}): "unsigned long", frozenset({"unsigned", "long", "int"}): "unsigned long",
+    frozenset({"float"}): "float", frozenset({"double"}): "double", frozenset({"long", "double"}): "long double",
+}  # fmt: skip
+#: value ranges of the integer types (LP64, plain char signed as on x86)
+INT_RANGES = {
+    "char": (-(2**7), 2**7 - 1), "signed char": (-(2**7), 2**7 - 1), "unsigned char": (0, 2**8 - 1),
+    "short": (-(2**15), 2**15 - 1), "unsigned short": (0, 2**16 - 1),
+    "int": (-(2**31), 2**31 - 1), "unsigned int": (0, 2**32 - 1),
+    "long": (-(2**63), 2**63 - 1), "unsigned long": (0, 2**64 - 1),
+    "long long": (-(2**63), 2**63 - 1), "unsigned long long": (0, 2**64 - 1),
+}  # fmt: skip
+
+
+def arith_type(t: c_ast.Node | None, env: TypeEnv) -> str | None:
+    """The canonical name of an arithmetic type (``unsigned int``, ``long``, ``double`` ...), or None."""
+    t = env.unalias(t)
+    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
+        return None
+    names = list(t.type.names)
+    if names.count("long") == 2:
+        names = [n for n in names if n not in ("long", "int", "signed")]
+        return "unsigned long long" if "unsigned" in names else "long long"
+    return _CANONICAL.get(frozenset(names))
+
+
+def _promote(t: str | None) -> str | None:
+    if t in ("char", "signed char", "unsigned char", "short", "unsigned short", "_Bool"):
+        return "int"
+    return t
+
+
+def _usual_types(a: str | None, b: str | None) -> str | None:
+    if a is None or b is None:
+        return None
+    for f in ("long double", "double", "float"):
+        if f in (a, b):
+            return f
+    def parts(t: str) -> tuple[bool, int]:
+        u = t.startswith("unsigned ")
+        return u, _INT_RANKS[t[9:] if u else t]
+    (ua, ra), (ub, rb) = parts(a), parts(b)
+    if ua == ub:
+        return a if ra >= rb else b
+    (us, rs), (ss, sr) = ((a, ra), (b, rb)) if ua else ((b, rb), (a, ra))
+    if rs >= sr:
+        return us
+    if sr > 1:  # long and long long hold every unsigned int (LP64)
+        return ss if rs < 2 else "unsigned " + ss
+    return us
+
+
+def expr_arith_type(e: c_ast.Node, env: TypeEnv) -> str | None:
+    """The canonical arithmetic type of expression ``e`` after C's conversions, or None if unknown."""
+    match e:
+        case c_ast.Constant(type="int"):
+            v = _literal(e.value)
+            suffix = e.value.lower().lstrip("0123456789abcdefx")
+            if e.value.lower().startswith("0x"):
+                suffix = e.value.lower()[2:].lstrip("0123456789abcdef")
+            base = {"": "int", "u": "unsigned int", "l": "long", "ul": "unsigned long", "lu": "unsigned long",
+                    "ll": "long long", "ull": "unsigned long long", "llu": "unsigned long long"}.get(suffix)
+            if base == "int" and v is not None and v > 2**31 - 1:
+                return None  # a wider type: let the caller cast
+            return base
+        case c_ast.Constant(type="char"):
+            return "int"
+        case c_ast.Constant(type="double"):
+            return "float" if e.value[-1:] in "fF" else "long double" if e.value[-1:] in "lL" else "double"
+        case c_ast.Constant(type="float"):
+            return "float"
+        case c_ast.ID() | c_ast.ArrayRef() | c_ast.StructRef() | c_ast.UnaryOp(op="*"):
+            if isinstance(e, c_ast.ID) and isinstance(env.table.decl_of(e), c_ast.Enumerator):
+                return "int"
+            return _promote(arith_type(env.expr_type(e), env))
+        case c_ast.Cast():
+            return _promote(arith_type(e.to_type.type, env))
+        case c_ast.UnaryOp(op="!") | c_ast.BinaryOp(op="<" | ">" | "<=" | ">=" | "==" | "!=" | "&&" | "||"):
+            return "int"
+        case c_ast.UnaryOp(op="-" | "+" | "~"):
+            return expr_arith_type(e.expr, env)
+        case c_ast.BinaryOp(op="<<" | ">>"):
+            return expr_arith_type(e.left, env)
+        case c_ast.BinaryOp(op="+" | "-" | "*" | "/" | "%" | "&" | "|" | "^"):
+            return _usual_types(expr_arith_type(e.left, env), expr_arith_type(e.right, env))
+        case c_ast.TernaryOp():
+            return _usual_types(expr_arith_type(e.iftrue, env), expr_arith_type(e.iffalse, env))
+    return None
+
+
+def names_in_scope(func: c_ast.Node, ext: Iterable[c_ast.Node]) -> set[str]:
+    """The names a new local of ``func`` must avoid: every name in ``func`` and every file-scope name."""
+    return taken_names(func) | set(file_scope(ext))

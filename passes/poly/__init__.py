@@ -1,0 +1,15 @@
+"""The polyhedral view of C: static control parts, dependences, preconditions, array regions.
+
+Every set and relation is an islpy object; nothing here hand-rolls integer
+set arithmetic. Modules, one idea each:
+
+* :mod:`.affine`: C integer expressions and conditions -> isl (``AffineBuilder``);
+* :mod:`.scop`: resource ``scops``, the static control parts of a function;
+* :mod:`.dependences`: resource ``dependences``, flow/anti/output per loop level;
+* :mod:`.preconditions`: resource ``preconditions``, affine facts before each statement;
+* :mod:`.regions`: resources ``regions``, ``in_regions``, ``out_regions``,
+  ``summary_regions`` (convex array regions, interprocedural), and
+  :func:`regions.rectangular_hull`.
+"""
+
+from . import dependences, preconditions, regions, scop  # noqa: F401 - registers the analyses

@@ -1,0 +1,362 @@
+"""C integer expressions as isl piecewise quasi-affine functions, C conditions as isl sets.
+
+The polyhedral analyses (:mod:`.scop`, :mod:`.preconditions`, :mod:`.regions`)
+all turn C expressions into isl objects through :class:`AffineBuilder`. The
+caller decides what an identifier is with a *lookup* function: a set
+dimension (a loop iterator, a region's ``PHI``), an isl parameter (a
+symbolic program variable), a known constant (an enumerator), or nothing
+affine (None). Before::
+
+    2 * i + n - 1          with i a dimension, n a parameter
+    (i + 1) / 2            C division, truncating toward zero
+    i < n && j != 3
+
+After (isl)::
+
+    [n] -> { [i] -> [(2i + n - 1)] }
+    { [i] -> [(floor((1 + i)/2))] : i >= -1; [i] -> [(-floor((-1 - i)/2))] : i < -1 }
+    [n] -> { [i, j] : i < n and (j < 3 or j > 3) }
+
+Supported: integer literals, ``+``, ``-``, unary ``-``/``+``, ``*`` when
+one side is a constant, ``/`` and ``%`` by a positive constant (isl's
+``tdiv_q``/``tdiv_r``, which are exactly C's truncating semantics; with a
+context that proves the dividend non-negative they reduce to floor
+division), ``<<`` by a constant, casts to integer types, ``?:`` with an
+affine condition (min/max), comparisons and ``&&``, ``||``, ``!``.
+Anything else (calls, memory reads, floating point, ``>>``, overflowing
+unsigned arithmetic) is refused with None: the caller then treats the
+expression as non-affine, never as something it is not.
+
+Signed overflow is undefined in C, so signed arithmetic is modelled over
+the integers. Unsigned arithmetic wraps around: a subtraction or negation
+whose type is unsigned, and a comparison mixing signed and unsigned
+operands, are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import islpy as isl
+from pycparser import c_ast
+
+from ..cfacts import TypeEnv, int_value
+
+#: what an identifier is: ("dim", position), ("param", isl name) or ("const", value)
+Symbol = tuple
+Lookup = Callable[[c_ast.ID], "Symbol | None"]
+
+_INT_CATEGORIES = ("signed", "unsigned")
+_INT_TYPE_WORDS = frozenset(
+    {"int", "long", "short", "char", "signed", "unsigned", "_Bool", "size_t", "ptrdiff_t",
+     "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t",
+     "intptr_t", "uintptr_t"}
+)  # fmt: skip
+
+_COMPARE = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set", "==": "eq_set", "!=": "ne_set"}
+
+
+def ctx() -> isl.Context:
+    """The isl context every polyhedral object of passman lives in."""
+    return isl.DEFAULT_CONTEXT
+
+
+def literal_value(c: c_ast.Constant) -> tuple[int, bool] | None:
+    """``(value, is_unsigned)`` of an integer or character literal, else None."""
+    if c.type not in ("int", "char", "long int", "unsigned int", "long long int",
+                      "unsigned long int", "unsigned long long int", "long", "unsigned long"):  # fmt: skip
+        if "int" not in c.type and c.type != "char":
+            return None
+    text = c.value
+    if c.type == "char":
+        v = int_value(c)
+        return None if v is None else (v, False)
+    body = text.rstrip("uUlL")
+    unsigned = any(ch in "uU" for ch in text[len(body):]) or "unsigned" in c.type
+    try:
+        if len(body) > 1 and body[0] == "0" and body[1] not in "xXbB":
+            return int(body, 8), unsigned
+        return int(body, 0), unsigned
+    except ValueError:
+        return None
+
+
+def is_integer_type(t: c_ast.Node | None, types: TypeEnv | None) -> bool:
+    """Whether a declared type is an integer (or enum) type."""
+    if types is not None:
+        return types.category(t) in _INT_CATEGORIES and not _is_float_like(types.unalias(t))
+    while isinstance(t, (c_ast.Decl, c_ast.Typename)):
+        t = t.type
+    if isinstance(t, c_ast.TypeDecl):
+        inner = t.type
+        if isinstance(inner, c_ast.Enum):
+            return True
+        if isinstance(inner, c_ast.IdentifierType):
+            return bool(set(inner.names) & _INT_TYPE_WORDS) and not set(inner.names) & {"float", "double"}
+    return False
+
+
+def _is_float_like(t: c_ast.Node | None) -> bool:
+    return (
+        isinstance(t, c_ast.TypeDecl)
+        and isinstance(t.type, c_ast.IdentifierType)
+        and bool(set(t.type.names) & {"float", "double"})
+    )
+
+
+class AffineBuilder:
+    """Converts C expressions into isl objects over one set space.
+
+    ``space`` is an isl set space (its set dimensions are what ``("dim", k)``
+    symbols index; parameters may be added freely, isl aligns them).
+    ``lookup`` classifies identifiers; ``types`` (optional) gives C types so
+    that floating-point and unsigned expressions are refused; ``context``
+    (optional, a set in ``space``) is known to hold wherever the result is
+    used, and lets divisions simplify.
+    """
+
+    def __init__(
+        self,
+        space: isl.Space,
+        lookup: Lookup,
+        types: TypeEnv | None = None,
+        context: isl.Set | None = None,
+    ):
+        self.space = space
+        self.lookup = lookup
+        self.types = types
+        self.context = context
+        self._ls = isl.LocalSpace.from_space(space)
+        self._param_ls: dict[str, isl.LocalSpace] = {}
+
+    # -- atoms ---------------------------------------------------------------------
+    def const(self, v: int) -> isl.PwAff:
+        """The constant ``v`` on the builder's space."""
+        return isl.PwAff.from_aff(isl.Aff.val_on_domain(self._ls, isl.Val.int_from_si(ctx(), v)))
+
+    def dim(self, pos: int) -> isl.PwAff:
+        """Set dimension ``pos`` as a function."""
+        return isl.PwAff.from_aff(isl.Aff.var_on_domain(self._ls, isl.dim_type.set, pos))
+
+    def param(self, name: str) -> isl.PwAff:
+        """Parameter ``name`` as a function (the parameter is added to the space)."""
+        ls = self._param_ls.get(name)
+        if ls is None:
+            sp = self.space
+            k = sp.find_dim_by_name(isl.dim_type.param, name)
+            if k < 0:
+                sp = sp.add_dims(isl.dim_type.param, 1).set_dim_name(
+                    isl.dim_type.param, sp.dim(isl.dim_type.param), name
+                )
+                k = sp.find_dim_by_name(isl.dim_type.param, name)
+            ls = isl.LocalSpace.from_space(sp)
+            self._param_ls[name] = ls
+        else:
+            k = ls.get_space().find_dim_by_name(isl.dim_type.param, name)
+        return isl.PwAff.from_aff(isl.Aff.var_on_domain(ls, isl.dim_type.param, k))
+
+    def universe(self) -> isl.Set:
+        """The universe set of the builder's space."""
+        return isl.Set.universe(self.space)
+
+    # -- expressions -----------------------------------------------------------------
+    def _category(self, e: c_ast.Node) -> str | None:
+        return self.types.expr_category(e) if self.types is not None else None
+
+    def expr(self, e: c_ast.Node | None) -> isl.PwAff | None:
+        """``e`` as a piecewise quasi-affine function of the space, or None if not affine."""
+        if e is None:
+            return None
+        try:
+            out = self._expr(e)
+        except isl.Error:
+            return None
+        if out is not None and self.context is not None:
+            out = out.gist(self.context)
+        return out
+
+    def _expr(self, e: c_ast.Node) -> isl.PwAff | None:
+        match e:
+            case c_ast.Constant():
+                lit = literal_value(e)
+                return None if lit is None else self.const(lit[0])
+            case c_ast.ID():
+                sym = self.lookup(e)
+                if sym is None:
+                    return None
+                kind, what = sym
+                if kind == "dim":
+                    return self.dim(what)
+                if kind == "param":
+                    return self.param(what)
+                if kind == "const":
+                    return self.const(what)
+                return None
+            case c_ast.UnaryOp(op="+"):
+                return self._expr(e.expr)
+            case c_ast.UnaryOp(op="-"):
+                if self._category(e) == "unsigned":
+                    return None
+                a = self._expr(e.expr)
+                return None if a is None else a.neg()
+            case c_ast.Cast():
+                if not is_integer_type(e.to_type, self.types):
+                    return None
+                if self.types is not None and self._category(e.expr) not in _INT_CATEGORIES:
+                    return None
+                return self._expr(e.expr)
+            case c_ast.TernaryOp():
+                c = self.cond(e.cond)
+                if c is None:
+                    return None
+                a, b = self._expr(e.iftrue), self._expr(e.iffalse)
+                if a is None or b is None:
+                    return None
+                return c.indicator_function().cond(a, b)
+            case c_ast.BinaryOp(op="+" | "-" | "*" | "/" | "%" | "<<"):
+                return self._binary(e)
+            case c_ast.BinaryOp(op="<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||"):
+                c = self.cond(e)
+                return None if c is None else c.indicator_function()
+            case c_ast.UnaryOp(op="!"):
+                c = self.cond(e)
+                return None if c is None else c.indicator_function()
+        return None
+
+    def _binary(self, e: c_ast.BinaryOp) -> isl.PwAff | None:
+        cat = self._category(e)
+        if self.types is not None and cat not in _INT_CATEGORIES:
+            return None
+        if e.op == "-" and cat == "unsigned":
+            return None
+        a = self._expr(e.left)
+        if a is None:
+            return None
+        if e.op in ("/", "%", "<<"):
+            k = self._constant_of(e.right)
+            if k is None:
+                return None
+            if e.op == "<<":
+                if k < 0 or k > 62:
+                    return None
+                return a.scale_val(isl.Val.int_from_si(ctx(), 1 << k)) if k else a
+            if k == 0:
+                return None
+            sign = 1 if k > 0 else -1
+            d = self.const(abs(k))
+            if e.op == "/":
+                q = self._nonneg_div(a, abs(k)) if self._nonneg(a) else a.tdiv_q(d)
+                return q if sign > 0 else q.neg()
+            # C: a % -k == a % k
+            return a.mod_val(isl.Val.int_from_si(ctx(), abs(k))) if self._nonneg(a) else a.tdiv_r(d)
+        b = self._expr(e.right)
+        if b is None:
+            return None
+        if e.op == "+":
+            return a.add(b)
+        if e.op == "-":
+            return a.sub(b)
+        if a.is_cst() or b.is_cst():
+            return a.mul(b)
+        return None
+
+    def _constant_of(self, e: c_ast.Node) -> int | None:
+        v = int_value(e)
+        if v is not None:
+            return v
+        pa = self._expr(e)
+        if pa is None or not pa.is_cst() or pa.n_piece() != 1:
+            return None
+        pieces = pa.get_pieces()
+        val = pieces[0][1].get_constant_val()
+        return val.to_python() if val.is_int() else None
+
+    def _nonneg(self, a: isl.PwAff) -> bool:
+        dom = self.context if self.context is not None else None
+        if dom is None:
+            return a.is_cst() and a.nonneg_set().is_equal(a.domain())
+        return dom.is_subset(a.nonneg_set())
+
+    @staticmethod
+    def _nonneg_div(a: isl.PwAff, k: int) -> isl.PwAff:
+        return a.scale_down_val(isl.Val.int_from_si(ctx(), k)).floor()
+
+    # -- conditions -------------------------------------------------------------------
+    def cond(self, e: c_ast.Node | None) -> isl.Set | None:
+        """The set where condition ``e`` holds (C truth: non-zero), or None if not affine."""
+        if e is None:
+            return None
+        try:
+            return self._cond(e)
+        except isl.Error:
+            return None
+
+    def _cond(self, e: c_ast.Node) -> isl.Set | None:
+        match e:
+            case c_ast.BinaryOp(op="&&" | "||"):
+                a, b = self._cond(e.left), self._cond(e.right)
+                if a is None or b is None:
+                    return None
+                return a.intersect(b) if e.op == "&&" else a.union(b).coalesce()
+            case c_ast.UnaryOp(op="!"):
+                a = self._cond(e.expr)
+                return None if a is None else a.complement()
+            case c_ast.BinaryOp(op=op) if op in _COMPARE:
+                if self.types is not None and not self._comparable(e.left, e.right):
+                    return None
+                a, b = self._expr(e.left), self._expr(e.right)
+                if a is None or b is None:
+                    return None
+                return getattr(a, _COMPARE[op])(b)
+            case c_ast.Constant():
+                lit = literal_value(e)
+                if lit is None:
+                    return None
+                u = self.universe()
+                return u if lit[0] else isl.Set.empty(self.space)
+        a = self._expr(e)
+        return None if a is None else a.ne_set(self.const(0))
+
+    def _comparable(self, left: c_ast.Node, right: c_ast.Node) -> bool:
+        ca, cb = self._category(left), self._category(right)
+        if ca not in _INT_CATEGORIES or cb not in _INT_CATEGORIES:
+            return False
+        if ca == cb:
+            return True
+        # signed vs unsigned: the signed side converts; fine only if it cannot be negative
+        signed = left if ca == "signed" else right
+        v = int_value(signed)
+        return v is not None and v >= 0
+
+
+def params_universe() -> isl.Set:
+    """The universe of the parameter space with no parameters (isl aligns more in)."""
+    return isl.Set.universe(isl.Space.params_alloc(ctx(), 0))
+
+
+def param_names(obj: isl.Set | isl.Map) -> list[str]:
+    """Names of the parameters of an isl set or map."""
+    return [obj.get_dim_name(isl.dim_type.param, k) for k in range(obj.dim(isl.dim_type.param))]
+
+
+def project_out_params(s: isl.Set | isl.Map, names) -> isl.Set | isl.Map:
+    """``s`` with the named parameters existentially projected out (absent names are ignored)."""
+    for name in names:
+        k = s.find_dim_by_name(isl.dim_type.param, name)
+        if k >= 0:
+            s = s.project_out(isl.dim_type.param, k, 1)
+    return s
+
+
+def involves_param(s: isl.Set | isl.Map, name: str) -> bool:
+    """Whether the constraints of ``s`` mention parameter ``name``."""
+    k = s.find_dim_by_name(isl.dim_type.param, name)
+    return k >= 0 and s.involves_dims(isl.dim_type.param, k, 1)
+
+
+def rename_param(s: isl.Set | isl.Map, old: str, new: str) -> isl.Set | isl.Map:
+    """``s`` with parameter ``old`` renamed to ``new`` (unchanged if absent)."""
+    k = s.find_dim_by_name(isl.dim_type.param, old)
+    if k < 0:
+        return s
+    return s.set_dim_name(isl.dim_type.param, k, new)

@@ -1,0 +1,415 @@
+"""Data dependences between the statement instances of each SCoP (isl).
+
+For every pair of references to the same array, at least one a write, in
+one SCoP (:mod:`.scop`): a **flow** (write then read), **anti** (read then
+write) or **output** (write then write) dependence, one :class:`Dependence`
+per loop level that carries it (``level`` is 1-based over the loops common
+to both statements; 0 means loop-independent, the source textually first).
+
+* ``relation`` is *memory-based*: every pair of instances touching the same
+  element, source executed first (an isl map ``S1[i,j] -> S2[i',j']``);
+* ``direct`` is *value-based*: for a flow dependence, the last write before
+  each read (isl's ``compute_flow``, MAY writes do not kill); for anti and
+  output dependences, the nearest sink after each source (the semantics of
+  Di 2013, Table 3.1). A loop carries some memory-based dependence exactly
+  when it carries some direct one, and the direct relation gives the
+  distances people expect (``(1,0)`` rather than ``(k,0), k >= 1``).
+
+Before (Di 2013, Fig. 3.4)::
+
+    for (j = 1; j <= J; j++)
+        for (i = 1; i <= I; i++)
+            A[i] = 0.5 * (A[i] + A[i + 1]);
+
+After (the dependences with a non-empty ``direct`` relation)::
+
+    flow   A[i] -> A[i]       level 1  distance (1, 0)
+    flow   A[i] -> A[i + 1]   level 1  distance (1, -1)
+    anti   A[i + 1] -> A[i]   level 2  distance (0, 1)
+    anti   A[i] -> A[i]       level 1  distance (1, 0)
+    output A[i] -> A[i]       level 1  distance (1, 0)
+
+Distances are differences of iterator values (sink minus source) over the
+common loops, so a dependence carried by a decreasing loop has a negative
+distance at its level. Query with :meth:`Dependences.carried_at` (a
+:class:`passman.Loop` or label) and :meth:`Dependences.explain`, which says
+in source terms why a loop is not parallel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import islpy as isl
+import networkx as nx
+from pycparser import c_ast
+
+from passman import Loop, Module, analysis
+
+from ..cfacts import where
+from .scop import Access, Scop, ScopLoop, Scops, Statement
+
+_DT = isl.dim_type
+
+
+@dataclass(frozen=True)
+class Dependence:
+    """One dependence between two references, at one loop level."""
+
+    kind: str  # "flow" | "anti" | "output"
+    source: Access
+    sink: Access
+    source_stmt: Statement
+    sink_stmt: Statement
+    level: int
+    relation: isl.Map  # memory-based
+    direct: isl.Map  # value-based (flow) or nearest (anti, output); may be empty
+    distance: isl.Set  # over the common loops (of direct if not empty, else of relation)
+    direction: tuple[str, ...]
+    uniform: bool
+    vector: tuple[int, ...] | None
+    loops: tuple[ScopLoop, ...]  # the common loops
+    scop: int
+
+    @property
+    def array(self) -> str:
+        """The C name of the array (or scalar)."""
+        return self.source.var
+
+    @property
+    def is_direct(self) -> bool:
+        """Whether some value-based (or nearest) instance pair is carried at this level."""
+        return not self.direct.is_empty()
+
+    @property
+    def may(self) -> bool:
+        """An over-approximation: one of the references is a MAY access."""
+        return self.source.may or self.sink.may
+
+    @property
+    def carrier(self) -> ScopLoop | None:
+        """The loop carrying the dependence (None if loop-independent)."""
+        return self.loops[self.level - 1] if self.level else None
+
+    def distance_text(self) -> str:
+        """``(1, -1)``, or the isl set of distances when not uniform."""
+        if self.vector is not None:
+            return "(" + ", ".join(str(v) for v in self.vector) + ")"
+        return "(" + ", ".join(self.direction) + ")"
+
+    def why(self) -> str:
+        """The dependence in source terms.
+
+        ``A[i] written at iteration j (jacobi.c:12) is read by A[i + 1] at j+1 (jacobi.c:12)``.
+        """
+        src_verb = "written" if self.source.is_write else "read"
+        sink_verb = {"flow": "read", "anti": "overwritten", "output": "overwritten"}[self.kind]
+        if self.kind == "output":
+            sink_verb = "written again"
+        if self.level == 0:
+            at, later = "", "later in the same iteration"
+        else:
+            var = self.loops[self.level - 1].var
+            d = self.vector[self.level - 1] if self.vector is not None else None
+            at = f" at iteration {var}"
+            if d is None:
+                later = f"at a later iteration of {var}"
+            else:
+                later = f"at {var}{d:+d}"
+        sink_ref = "" if self.sink.text == self.source.text else f" by {self.sink.text}"
+        return (
+            f"{self.source.text} {src_verb}{at} ({where(self.source_stmt.node)}) is {sink_verb}{sink_ref} "
+            f"{later} ({where(self.sink_stmt.node)})"
+        )
+
+    def __str__(self) -> str:
+        return (
+            f"{self.kind} {self.source_stmt.name}:{self.source.text} -> {self.sink_stmt.name}:{self.sink.text}"
+            f" level {self.level} distance {self.distance_text()}"
+        )
+
+
+@dataclass(frozen=True)
+class Dependences:
+    """The value of resource ``dependences`` for one function."""
+
+    function: str
+    scops: Scops
+    all: tuple[Dependence, ...]
+    graph: nx.MultiDiGraph  # statement names; edge attribute "dep"
+
+    def __iter__(self) -> Iterator[Dependence]:
+        return iter(self.all)
+
+    def __len__(self) -> int:
+        return len(self.all)
+
+    def of_scop(self, scop: Scop | int) -> list[Dependence]:
+        """The dependences of one SCoP."""
+        k = scop if isinstance(scop, int) else scop.index
+        return [d for d in self.all if d.scop == k]
+
+    def direct(self) -> list[Dependence]:
+        """The dependences with a non-empty value-based/nearest relation."""
+        return [d for d in self.all if d.is_direct]
+
+    def carried_at(self, loop: Loop | str) -> list[Dependence] | None:
+        """The dependences carried by a loop; None when the loop is in no SCoP (unknown)."""
+        label = loop if isinstance(loop, str) else loop.label
+        part = self.scops.for_loop(label)
+        if part is None:
+            return None
+        lp = part.loop(label)
+        return [
+            d for d in self.all
+            if d.scop == part.index and d.level == lp.depth + 1 and d.loops[lp.depth].node is lp.node
+        ]  # fmt: skip
+
+    def is_parallel(self, loop: Loop | str) -> bool | None:
+        """Whether a loop carries no dependence (None: unknown, the loop is in no SCoP)."""
+        deps = self.carried_at(loop)
+        return None if deps is None else not deps
+
+    def explain(self, loop: Loop | str) -> str | None:
+        """Why a loop is not parallel, in source terms (None if it is parallel).
+
+        ``loop l2 of jacobi is not parallel: A[i][j] written at iteration i (jacobi.c:9) is read
+        by A[i - 1][j] at i+1 (jacobi.c:9)``
+        """
+        label = loop if isinstance(loop, str) else loop.label
+        deps = self.carried_at(label)
+        if deps is None:
+            why = self.scops.reason(label)
+            return f"loop {label} of {self.function} is not a static control part: {why}"
+        if not deps:
+            return None
+        best = min(deps, key=_rank)
+        return f"loop {label} of {self.function} is not parallel: {best.why()}"
+
+
+def _rank(d: Dependence) -> tuple:
+    return (not d.is_direct, {"flow": 0, "anti": 1, "output": 2}[d.kind], d.may, not d.uniform,
+            d.source_stmt.name, d.source.index)
+
+
+# ------------------------------------------------------------------------ computation
+
+
+def _common(a: Statement, b: Statement) -> int:
+    m = 0
+    for la, lb in zip(a.loops, b.loops):
+        if la.node is not lb.node:
+            break
+        m += 1
+    return m
+
+
+def _level_relation(a: Statement, b: Statement, m: int, k: int) -> isl.Map | None:
+    """Instance pairs of ``a`` then ``b`` separated first at common loop ``k`` (0: same iteration)."""
+    rel = isl.Map.from_domain_and_range(
+        isl.Set.universe(a.domain.get_space()), isl.Set.universe(b.domain.get_space())
+    )
+    if k == 0:
+        if a is b or a.positions[m] >= b.positions[m]:
+            return None
+        for p in range(m):
+            rel = rel.equate(_DT.in_, p, _DT.out, p)
+        return rel
+    for p in range(k - 1):
+        rel = rel.equate(_DT.in_, p, _DT.out, p)
+    if a.loops[k - 1].decreasing:
+        return rel.order_gt(_DT.in_, k - 1, _DT.out, k - 1)
+    return rel.order_lt(_DT.in_, k - 1, _DT.out, k - 1)
+
+
+def _exec_order(s: Statement) -> isl.Map | None:
+    """``S[x] -> S[±x]``: lexicographic order of the image is execution order (None: identity)."""
+    if not any(lp.decreasing for lp in s.loops):
+        return None
+    space = s.domain.get_space()
+    ls = isl.LocalSpace.from_space(isl.Space.set_alloc(space.get_ctx(), 0, len(s.loops)).set_tuple_name(
+        _DT.set, s.name))
+    lst = isl.AffList.alloc(space.get_ctx(), len(s.loops))
+    for k, lp in enumerate(s.loops):
+        a = isl.Aff.var_on_domain(ls, _DT.set, k)
+        lst = lst.add(a.neg() if lp.decreasing else a)
+    mspace = isl.Space.map_from_domain_and_range(ls.get_space(), ls.get_space())
+    return isl.Map.from_multi_aff(isl.MultiAff.from_aff_list(mspace, lst))
+
+
+def _nearest(rel: isl.Map, target: Statement, last: bool = False) -> isl.Map:
+    """For each domain instance, its first image instance in execution order (``last``: the last)."""
+    order = _exec_order(target)
+    if order is None:
+        return rel.lexmax() if last else rel.lexmin()
+    rel = rel.apply_range(order)
+    return (rel.lexmax() if last else rel.lexmin()).apply_range(order.reverse())
+
+
+def _tag(acc: Access) -> str:
+    return f"{acc.stmt}__{acc.index}"
+
+
+def _flows(scop: Scop, array: str, reads: list[Access], writes: list[Access]) -> dict[tuple[str, str], isl.Map]:
+    """Value-based flow relations per (write tag, read tag), by isl's ``compute_flow``."""
+    stmts = {s.name: s for s in scop.statements}
+    sink = must = may = sched = None
+
+    def add(u, m):
+        m = isl.UnionMap.from_map(m)
+        return m if u is None else u.union(m)
+
+    for acc in reads + writes:
+        sched = add(sched, stmts[acc.stmt].schedule.set_tuple_name(_DT.in_, _tag(acc)))
+    for r in reads:
+        sink = add(sink, r.relation.set_tuple_name(_DT.in_, _tag(r)))
+    for w in writes:
+        m = w.relation.set_tuple_name(_DT.in_, _tag(w))
+        if w.may:
+            may = add(may, m)
+        else:
+            must = add(must, m)
+    info = isl.UnionAccessInfo.from_sink(sink)
+    if must is not None:
+        info = info.set_must_source(must)
+    if may is not None:
+        info = info.set_may_source(may)
+    flow = info.set_schedule_map(sched).compute_flow()
+    out: dict[tuple[str, str], isl.Map] = {}
+    maps: list[isl.Map] = []
+    flow.get_may_dependence().foreach_map(maps.append)
+    for m in maps:
+        out[(m.get_tuple_name(_DT.in_), m.get_tuple_name(_DT.out))] = m
+    return out
+
+
+def _distance(rel: isl.Map, m: int) -> isl.Set:
+    na, nb = rel.dim(_DT.in_), rel.dim(_DT.out)
+    r = rel.project_out(_DT.in_, m, na - m).project_out(_DT.out, m, nb - m)
+    r = r.reset_tuple_id(_DT.in_).reset_tuple_id(_DT.out)
+    return r.deltas().coalesce()
+
+
+def _direction(dist: isl.Set) -> tuple[str, ...]:
+    out = []
+    space = dist.get_space()
+    ls = isl.LocalSpace.from_space(space)
+    for k in range(dist.dim(_DT.set)):
+        x = isl.PwAff.from_aff(isl.Aff.var_on_domain(ls, _DT.set, k))
+        zero = isl.PwAff.from_aff(isl.Aff.zero_on_domain(ls))
+        pos = not dist.intersect(x.gt_set(zero)).is_empty()
+        eq = not dist.intersect(x.eq_set(zero)).is_empty()
+        neg = not dist.intersect(x.lt_set(zero)).is_empty()
+        out.append({(True, False, False): "<", (False, True, False): "=", (False, False, True): ">",
+                    (True, True, False): "<=", (False, True, True): ">=", (True, False, True): "!=",
+                    }.get((pos, eq, neg), "*"))  # fmt: skip
+    return tuple(out)
+
+
+def _vector(dist: isl.Set) -> tuple[int, ...] | None:
+    if dist.is_empty() or not dist.is_singleton():
+        return None
+    p = dist.sample_point()
+    return tuple(p.get_coordinate_val(_DT.set, k).to_python() for k in range(dist.dim(_DT.set)))
+
+
+def scop_dependences(scop: Scop) -> list[Dependence]:
+    """Every dependence of one SCoP (see the module docstring)."""
+    by_array: dict[str, tuple[list[Access], list[Access]]] = {}
+    stmts = {s.name: s for s in scop.statements}
+    for s in scop.statements:
+        for a in s.accesses:
+            reads, writes = by_array.setdefault(a.array, ([], []))
+            (writes if a.is_write else reads).append(a)
+    out: list[Dependence] = []
+    orders: dict[tuple[str, str, int], isl.Map | None] = {}
+    for array in sorted(by_array):
+        reads, writes = by_array[array]
+        if not writes:
+            continue
+        if not reads:
+            flows = {}
+        elif len(writes) == 1 and not writes[0].may:
+            flows = None  # one certain writer: the last write is the nearest source (below)
+        else:
+            flows = _flows(scop, array, reads, writes)
+        pairs = [("flow", w, r) for w in writes for r in reads]
+        pairs += [("anti", r, w) for r in reads for w in writes]
+        pairs += [("output", w1, w2) for w1 in writes for w2 in writes]
+        for kind, src, dst in pairs:
+            a, b = stmts[src.stmt], stmts[dst.stmt]
+            mem = src.relation.apply_range(dst.relation.reverse())
+            if mem.is_empty():
+                continue
+            m = _common(a, b)
+            levels = []
+            for k in range(m + 1):
+                key = (a.name, b.name, k)
+                if key not in orders:
+                    orders[key] = _level_relation(a, b, m, k)
+                lvl = orders[key]
+                if lvl is None:
+                    continue
+                part = mem.intersect(lvl)
+                if not part.is_empty():
+                    levels.append((k, part))
+            if not levels:
+                continue
+            if kind == "flow" and flows is not None:
+                direct = flows.get((_tag(src), _tag(dst)))
+                if direct is not None:
+                    direct = direct.set_tuple_name(_DT.in_, a.name).set_tuple_name(_DT.out, b.name)
+            elif kind == "flow":
+                allpairs = levels[0][1]
+                for _, p in levels[1:]:
+                    allpairs = allpairs.union(p)
+                direct = _nearest(allpairs.reverse(), a, last=True).reverse()
+            else:
+                allpairs = levels[0][1]
+                for _, p in levels[1:]:
+                    allpairs = allpairs.union(p)
+                direct = _nearest(allpairs, b)
+            for k, part in levels:
+                dpart = direct.intersect(part) if direct is not None else isl.Map.empty(part.get_space())
+                dist = _distance(dpart if not dpart.is_empty() else part, m)
+                vec = _vector(dist)
+                direction = tuple("<" if v > 0 else ">" if v < 0 else "=" for v in vec) if vec else _direction(dist)
+                out.append(Dependence(
+                    kind, src, dst, a, b, k, part, dpart, dist, direction, vec is not None, vec,
+                    a.loops[:m], scop.index,
+                ))
+    return out
+
+
+def _graph(deps: list[Dependence], scops: Scops) -> nx.MultiDiGraph:
+    g = nx.MultiDiGraph()
+    for part in scops:
+        for s in part.statements:
+            g.add_node(s.name, node=s.node, scop=part.index)
+    for d in deps:
+        g.add_edge(d.source_stmt.name, d.sink_stmt.name, kind=d.kind, level=d.level, dep=d)
+    return g
+
+
+def _display(module: Module, value: Dependences) -> dict:
+    out: dict[c_ast.Node, list[str]] = {}
+    for d in value.all:
+        if d.is_direct:
+            out.setdefault(d.source_stmt.node, []).append(f"dependence {d}")
+    return out
+
+
+@analysis(scope="module", provides="dependences", requires=["scops"], display=_display)
+def dependences(module: Module) -> Dependences:
+    """Flow, anti and output dependences of every SCoP of a function, per loop level.
+
+    Before: ``for (i = 1; i < n; i++) a[i] = a[i - 1] + 1;``
+    After:  ``// dependence flow S0:a[i] -> S0:a[i - 1] level 1 distance (1)``
+    """
+    scops: Scops = module.resource("scops")
+    deps: list[Dependence] = []
+    for part in scops:
+        deps.extend(scop_dependences(part))
+    return Dependences(module.name, scops, tuple(deps), _graph(deps, scops))
+

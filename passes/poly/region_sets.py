@@ -1,0 +1,290 @@
+"""The set algebra of convex array regions: over- and under-approximations together.
+
+A :class:`Reg` is what the region analysis knows about the elements of one
+variable accessed by a statement: ``over`` contains every element that may
+be accessed (MAY), ``under`` only elements certainly accessed (MUST), and
+``exact`` tells that the two are equal. Both are isl sets over the
+variable's index space (``PHI1..PHIn``; no dimension for a scalar) whose
+parameters are program variables, valued in the store before the
+statement.
+
+Regions are *convex*, as in PIPS: a union that is not convex is replaced
+by its convex hull, and the region is no longer exact (``for (i...) if
+(i != 3) a[i] = 0`` writes the MAY region ``{0 <= PHI1 <= n-1}``). The
+under-approximation may stay a (small) union.
+
+All functions return new values; nothing is mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import islpy as isl
+
+from .affine import involves_param, param_names, project_out_params, rename_param
+
+_DT = isl.dim_type
+_MAX_UNDER = 3
+
+
+@dataclass(frozen=True)
+class Reg:
+    """The elements of one variable a statement accesses (see the module docstring)."""
+
+    over: isl.Set
+    under: isl.Set
+    exact: bool
+
+
+def exact(s: isl.Set) -> Reg:
+    """A region known exactly."""
+    return Reg(s, s, True)
+
+
+def may(s: isl.Set) -> Reg:
+    """A region known only as an over-approximation."""
+    return Reg(s, isl.Set.empty(s.get_space()), False)
+
+
+def _hull(s: isl.Set) -> tuple[isl.Set, bool]:
+    """``(convex set containing s, whether it equals s)``.
+
+    The convex hull, as PIPS computes it; isl's hull can be costly on sets
+    with existential variables or many parameters, so it runs under an
+    operation budget and falls back to the (cheaper, coarser) simple hull.
+    """
+    s = s.coalesce()
+    if s.n_basic_set() <= 1:
+        return s, True
+    src = s.remove_divs() if s.involves_locals() else s
+    h = bounded(lambda: isl.Set.from_basic_set(src.convex_hull()))
+    if h is None:
+        h = isl.Set.from_basic_set(src.simple_hull())
+    same = bounded(lambda: h.is_subset(s))
+    return h.coalesce(), bool(same)
+
+
+#: isl operations allowed to one potentially costly call before its fallback is used
+OPERATION_BUDGET = 200_000
+
+
+def bounded(fn):
+    """``fn()`` under isl's operation budget; None if it ran out."""
+    c = isl.DEFAULT_CONTEXT
+    c.reset_operations()
+    c.set_max_operations(OPERATION_BUDGET)
+    try:
+        return fn()
+    except isl.Error:
+        return None
+    finally:
+        c.set_max_operations(0)
+        c.reset_operations()
+
+
+def _trim(s: isl.Set) -> isl.Set:
+    s = s.coalesce()
+    if s.n_basic_set() <= _MAX_UNDER:
+        return s
+    pieces = s.get_basic_sets()[:_MAX_UNDER]
+    out = isl.Set.from_basic_set(pieces[0])
+    for b in pieces[1:]:
+        out = out.union(isl.Set.from_basic_set(b))
+    return out
+
+
+def convex(r: Reg) -> Reg:
+    """``r`` with a convex ``over`` (hull, no longer exact if the hull adds elements)."""
+    o, same = _hull(r.over)
+    u = _trim(r.under)
+    if r.exact and same and u.n_basic_set() == r.under.coalesce().n_basic_set():
+        return Reg(o, u, True)
+    return Reg(o, u, False)
+
+
+def union(a: Reg, b: Reg) -> Reg:
+    """Elements accessed by one statement and the other (both execute)."""
+    r = convex(Reg(a.over.union(b.over), a.under.union(b.under), a.exact and b.exact))
+    if not r.exact and not r.under.is_empty() and r.over.is_subset(r.under):
+        return Reg(r.over, r.under, True)
+    return r
+
+
+def alternative(a: Reg | None, b: Reg | None, space: isl.Space) -> Reg:
+    """Elements accessed by one of two statements, not knowing which runs."""
+    if a is None or b is None:
+        one = a or b
+        return Reg(one.over, isl.Set.empty(space), False)
+    o = a.over.union(b.over)
+    u = a.under.intersect(b.under)
+    ex = a.exact and b.exact and a.over.is_equal(b.over)
+    return convex(Reg(o, u, ex))
+
+
+def restrict(r: Reg, cond: isl.Set) -> Reg:
+    """``r`` where the parameter condition ``cond`` holds (an affine test)."""
+    return convex(Reg(r.over.intersect_params(cond), r.under.intersect_params(cond), r.exact))
+
+
+def minus(a: Reg, b: Reg, hull: bool = True) -> Reg:
+    """Elements of ``a`` not in ``b`` (``over - b.under``, ``under - b.over``).
+
+    ``hull=False`` keeps the difference exact (possibly not convex), for a
+    caller that projects before making it convex (a loop's IN regions).
+    """
+    o = a.over.subtract(b.under).coalesce()
+    u = a.under.subtract(b.over).coalesce()
+    r = Reg(o, u, a.exact and b.exact)
+    return convex(r) if hull else r
+
+
+def intersect(a: Reg, b: Reg) -> Reg:
+    """Elements in both."""
+    return convex(Reg(a.over.intersect(b.over), a.under.intersect(b.under), a.exact and b.exact))
+
+
+def forget(r: Reg, names: Iterable[str]) -> Reg:
+    """``r`` for any value of the named program variables (they changed, or are unknown)."""
+    names = [n for n in names if involves_param(r.over, n) or involves_param(r.under, n)]
+    if not names:
+        return r
+    o = project_out_params(r.over, names).coalesce()
+    involved = any(involves_param(r.under, n) for n in names)
+    u = isl.Set.empty(r.under.get_space()) if involved else r.under
+    u = project_out_params(u, names)
+    return convex(Reg(o, u, r.exact and not involved and o.is_equal(u)))
+
+
+def project(r: Reg, name: str, domain: isl.Set, domain_exact: bool) -> Reg:
+    """The union over the values of ``name`` in ``domain`` (a loop over its iterator).
+
+    ``domain`` is a parameter set; the under-approximation survives when
+    every value in ``domain`` certainly occurs (``domain_exact``).
+    """
+    o = project_out_params(r.over.intersect_params(domain), [name]).coalesce()
+    if domain_exact:
+        u = project_out_params(r.under.intersect_params(domain), [name])
+        return convex(Reg(o, u, r.exact))
+    return convex(Reg(o, isl.Set.empty(o.get_space()), False))
+
+
+def substitute(r: Reg, name: str, value: isl.PwAff, tmp: str = "__post") -> Reg:
+    """``r`` (valued after ``name = value``) valued before the assignment."""
+    if not (involves_param(r.over, name) or involves_param(r.under, name)):
+        return r
+    eq = _equals(tmp, value)
+
+    def sub(s: isl.Set) -> isl.Set:
+        s = rename_param(s, name, tmp)
+        return project_out_params(s.intersect_params(eq), [tmp]).coalesce()
+
+    return convex(Reg(sub(r.over), sub(r.under), r.exact))
+
+
+def _equals(name: str, value: isl.PwAff) -> isl.Set:
+    """The parameter set ``{ name == value }`` (``value`` over a 0-dimensional space)."""
+    sp = value.get_domain_space()
+    sp = sp.add_dims(_DT.param, 1).set_dim_name(_DT.param, sp.dim(_DT.param), name)
+    var = isl.PwAff.from_aff(isl.Aff.var_on_domain(isl.LocalSpace.from_space(sp), _DT.param, sp.dim(_DT.param) - 1))
+    return var.eq_set(value).params()
+
+
+def bind(r: Reg, bindings: Mapping[str, isl.PwAff | None], prefix: str = "__f") -> Reg:
+    """Replace parameters by values (a call site: formal -> actual); None forgets it.
+
+    Every name is renamed first, so the values may mention the same names
+    (the caller's ``n`` is not the callee's ``n``).
+    """
+    todo = [n for n in bindings if involves_param(r.over, n) or involves_param(r.under, n)]
+    if not todo:
+        return r
+    tmp = {n: f"{prefix}{k}" for k, n in enumerate(todo)}
+    eqs = None
+    exact_ok = True
+    for n in todo:
+        v = bindings[n]
+        if v is None:
+            exact_ok = exact_ok and not involves_param(r.under, n)
+            continue
+        e = _equals(tmp[n], v)
+        eqs = e if eqs is None else eqs.intersect(e)
+
+    def sub(s: isl.Set) -> isl.Set:
+        for n in todo:
+            s = rename_param(s, n, tmp[n])
+        if eqs is not None:
+            s = s.intersect_params(eqs)
+        return project_out_params(s, tmp.values()).coalesce()
+
+    o = sub(r.over)
+    u = sub(r.under) if exact_ok else isl.Set.empty(o.get_space())
+    return convex(Reg(o, u, r.exact and exact_ok))
+
+
+_COMPONENTS: dict[int, tuple[isl.Set, dict[str, str]]] = {}
+
+
+def relevant(pre: isl.Set, seeds: Iterable[str]) -> isl.Set:
+    """The part of a precondition connected to the named variables (others projected out).
+
+    Two variables are connected when a constraint mentions both; keeping
+    the component of the seeds keeps every fact that can bound them.
+    """
+    names = param_names(pre)
+    if not names:
+        return pre
+    hit = _COMPONENTS.get(id(pre))
+    if hit is None or hit[0] is not pre:
+        hit = (pre, _components(pre, names))
+        if len(_COMPONENTS) > 4096:
+            _COMPONENTS.clear()
+        _COMPONENTS[id(pre)] = hit
+    roots = hit[1]
+    keep = {roots[s] for s in seeds if s in roots}
+    drop = [n for n in names if roots[n] not in keep]
+    return project_out_params(pre, drop) if drop else pre
+
+
+def _components(pre: isl.Set, names: list[str]) -> dict[str, str]:
+    """Each parameter's representative: parameters linked by constraints share one."""
+    parent = {n: n for n in names}
+
+    def find(x: str) -> str:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for b in pre.get_basic_sets():
+        for c in b.get_constraints():
+            inv = [names[k] for k in range(len(names)) if not c.get_coefficient_val(_DT.param, k).is_zero()]
+            for x in inv[1:]:
+                parent[find(x)] = find(inv[0])
+        for k in range(b.dim(_DT.div)):
+            div = b.get_div(k)
+            inv = [names[j] for j in range(len(names)) if not div.get_coefficient_val(_DT.param, j).is_zero()]
+            for x in inv[1:]:
+                parent[find(x)] = find(inv[0])
+    return {n: find(n) for n in names}
+
+
+def convex_precondition(pre: isl.Set) -> isl.Set:
+    """A convex set containing a precondition (so that sharpened regions stay convex)."""
+    if pre.n_basic_set() <= 1:
+        return pre
+    h, _ = _hull(pre)
+    return h
+
+
+def sharpen(r: Reg, pre: isl.Set) -> Reg:
+    """``r`` intersected with what a (convex) precondition says about its variables."""
+    seeds = set(param_names(r.over)) | set(param_names(r.under))
+    seeds = {s for s in seeds if involves_param(r.over, s) or involves_param(r.under, s)}
+    if not seeds:
+        return r
+    p = relevant(pre, seeds)
+    if p.plain_is_universe():
+        return r
+    return Reg(r.over.intersect_params(p).coalesce(), r.under.intersect_params(p).coalesce(), r.exact)
