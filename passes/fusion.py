@@ -11,12 +11,12 @@ Both refuse with :class:`~passman.PassFailed`, naming the dependence.
 
 from __future__ import annotations
 
-import islpy as isl
 import networkx as nx
 from pycparser import c_ast
 
 from passman import Loop, Module, PassFailed, transformation
 from passman.astutil import copy_node, replace_child, walk
+from passman.lazy import LazyAttribute
 from passman.printer import to_c
 
 from .cfacts import (
@@ -31,7 +31,7 @@ from .cfacts import (
 from .effect_model import ANYWHERE
 from .loops import check_invariant_bounds, counted_loop, refuse
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 __all__ = ["distribute", "loop_distribution", "loop_fusion", "fuse"]
 

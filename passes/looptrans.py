@@ -23,6 +23,7 @@ from pycparser import c_ast
 
 from passman import Loop, PassFailed, transformation
 from passman.astutil import copy_node, replace_child
+from passman.lazy import LazyAttribute
 from passman.printer import to_c
 
 from .cfacts import (
@@ -43,7 +44,7 @@ from .loops import (
     counted_loop,
 )
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 # ------------------------------------------------------------------------------ bands

@@ -31,6 +31,9 @@ def load_plugins(force: bool = False) -> None:
     if _loaded and not force:
         return
     _loaded = True
+    from .lazy import install
+
+    install()  # islpy and networkx are imported when an analysis first needs them
     seen: set[str] = set()
     try:
         eps = metadata.entry_points()

@@ -16,9 +16,11 @@ from collections.abc import Mapping
 import islpy as isl
 from pycparser import c_ast
 
+from passman.lazy import LazyAttribute
+
 from ..cfacts import make_int, simplify
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 def _sum(terms: list[tuple[int, c_ast.Node]], const: int) -> c_ast.Node:

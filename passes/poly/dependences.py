@@ -46,11 +46,12 @@ import networkx as nx
 from pycparser import c_ast
 
 from passman import Loop, Module, analysis
+from passman.lazy import LazyAttribute
 
 from ..cfacts import where
 from .scop import Access, Scop, ScopLoop, Scops, Statement
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import Module, analysis
+from passman.lazy import LazyAttribute
 
 from ..references import CONTROL, statements, substatements
 from .affine import AffineBuilder, ctx, params_universe, project_out_params, rename_param
@@ -45,7 +46,7 @@ from .counted_loops import for_header
 from .facts import function_facts, variable_decl
 from .text import set_text
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 _MAX_PIECES = 4
 _PRE = "__pre"
 

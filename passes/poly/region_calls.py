@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING
 import islpy as isl
 from pycparser import c_ast
 
+from passman.lazy import LazyAttribute
+
 from . import region_sets as rs
 from .affine import ctx, param_names
 from .facts import variable_decl
@@ -41,7 +43,7 @@ from .region_values import FormalInfo, Region, SummaryRegions
 if TYPE_CHECKING:
     from .region_walk import Foot, Walker
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 def _strip(e: c_ast.Node) -> c_ast.Node:

@@ -23,9 +23,11 @@ from dataclasses import dataclass
 
 import islpy as isl
 
+from passman.lazy import LazyAttribute
+
 from .affine import involves_param, param_names, project_out_params, rename_param
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 _MAX_UNDER = 3
 
 

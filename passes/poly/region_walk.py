@@ -20,6 +20,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import Module
+from passman.lazy import LazyAttribute
 
 from ..cfacts import escaping_jumps
 from ..references import Ref, call_sites
@@ -28,7 +29,7 @@ from .affine import AffineBuilder, ctx, params_universe, rename_param
 from .counted_loops import bound_check, for_header
 from .facts import FunctionFacts, function_facts, variable_decl
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 ANYWHERE = "*anywhere*"
 _IP = "__ip"
 _DEFAULT = object()  # the default label of a switch

@@ -59,12 +59,13 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import Module, analysis
+from passman.lazy import LazyAttribute
 
 from . import region_sets as rs
 from .region_values import FormalInfo, Region, Regions, SummaryRegions
 from .region_walk import ANYWHERE, VarInfo, Walker
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 def _regions_of(walker: Walker, foot: Mapping[str, rs.Reg], mode: str) -> tuple[Region, ...]:

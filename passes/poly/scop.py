@@ -51,12 +51,13 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import Loop, Module, analysis
+from passman.lazy import LazyAttribute
 
 from ..cfacts import where
 from .affine import ctx
 from .text import set_text
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 # ----------------------------------------------------------------------------- values

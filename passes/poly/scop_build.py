@@ -20,6 +20,7 @@ from pycparser import c_ast
 
 from passman import Module
 from passman.astutil import walk
+from passman.lazy import LazyAttribute
 
 from ..cfacts import where
 from .affine import AffineBuilder, ctx, param_names
@@ -27,7 +28,7 @@ from .counted_loops import bound_check, for_header
 from .facts import Shape, extent_set, function_facts, variable_decl
 from .scop import Access, ArrayInfo, Scop, ScopLoop, Statement
 
-_DT = isl.dim_type
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 class NotStatic(Exception):

@@ -15,7 +15,9 @@ from collections.abc import Mapping, Sequence
 
 import islpy as isl
 
-_DT = isl.dim_type
+from passman.lazy import LazyAttribute
+
+_DT = LazyAttribute("islpy", "dim_type")
 
 
 def affine_text(terms: Sequence[tuple[int, str]], const: int) -> str:
