@@ -304,3 +304,33 @@ def test_regions_of_a_function_survive_changes_elsewhere():
             again = ws[n].resource(r)
             assert (again is before[n, r]) == (n != "main"), (n, r)
     assert ws.computations["region_analysis"] == count + 1
+
+
+DGEMM = r"""
+#include <stdio.h>
+#include <cblas.h>
+double A[4 * 8], B[5 * 6], C[4 * 7];
+void f(void) { cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 4, 3, 5, 1.0, A, 8, B, 6, 0.5, C, 7); }
+int main(void) { f(); printf("%f\n", C[0]); return 0; }
+"""
+
+
+def test_cblas_dgemm_call_regions_follow_sizes_and_leading_dimensions(tmp_path):
+    """The callee's ``i * lda + l`` is affine once its formals take the call's constants."""
+    path = tmp_path / "dg.c"
+    path.write_text(DGEMM)
+    m = Workspace(path)["f"]
+    (call,) = find_all(m.ast, c_ast.FuncCall)
+    regs = m.resource("regions")
+    # C[i * 7 + j], 0 <= i < 4, 0 <= j < 3; A[i * 8 + l], l < 5; B[l * 6 + j]
+    for var, mode, last, ld, rows, cols, size in (("C", "W", 3 * 7 + 2, 7, 4, 3, 28),
+                                                  ("A", "R", 3 * 8 + 4, 8, 4, 5, 32),
+                                                  ("B", "R", 4 * 6 + 2, 6, 5, 3, 30)):
+        r = regs.find(call, var, mode)
+        assert r is not None and not r.set.params().dim(isl.dim_type.param)
+        assert r.set.is_subset(_set(f"{{ {var}[PHI1] : 0 <= PHI1 <= {last} }}"))
+        touched = _set(f"{{ {var}[PHI1] : exists i, j : PHI1 = {ld} i + j"
+                       f" and 0 <= i < {rows} and 0 <= j < {cols} }}")
+        assert touched.is_subset(r.set)
+        assert r.set.is_subset(_set(f"{{ {var}[PHI1] : 0 <= PHI1 < {size} }}"))
+        assert not r.set.is_equal(_set(f"{{ {var}[PHI1] : 0 <= PHI1 < {size} }}"))

@@ -113,7 +113,8 @@ class _Analysis:
         def lookup(ident: c_ast.ID):
             d = f.names.decl_of(ident)
             if isinstance(d, c_ast.Enumerator):
-                return None
+                v = f.enum_value(d)
+                return None if v is None else ("const", v)
             if d is not None and f.is_int_scalar(d):
                 n = f.isl_name(d)
                 return ("param", rename.get(n, n))
@@ -352,7 +353,16 @@ def preconditions(module: Module) -> Preconditions:
     Before: ``for (i = 0; i < n; i++) a[i] = 0;``
     After:  ``// P: {0<=i<=n-1}`` before ``a[i] = 0;``
     """
+    return specialised_preconditions(module, {})
+
+
+def specialised_preconditions(module: Module, consts: Mapping[str, int]) -> Preconditions:
+    """The preconditions of ``module`` when its entry also fixes integer formals (isl names) to
+    constants (a callee's summary specialised for a call site's constant actuals)."""
     an = _Analysis(module)
+    b = an.builder()
+    for name, v in consts.items():
+        an.entry = an.entry.intersect(b.param(name).eq_set(b.const(v)).params())
     an.stmt(module.ast.body, an.entry)
     f = an.f
     names = {f.isl_name(d): d.name for d in an._all_decls() if getattr(d, "name", None)}

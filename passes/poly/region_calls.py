@@ -20,6 +20,12 @@ into the caller's store (Amini 2012, Fig. 3.4):
   whole array (the designated row kept);
 * globals keep their names; ``*anywhere*`` stays.
 
+When a summary has inexact regions and some integer actuals are constants,
+the callee is re-analysed with those formals (the ones it never modifies)
+fixed to them, preconditions included (:meth:`CallTranslator.specialised`):
+``A[i * lda + l]`` in a BLAS stub is then affine, and tests on enum formals
+decided.
+
 Unknown functions, calls through pointers and recursive calls take the
 conservative effects of ``proper_effects`` (everything reachable from the
 arguments, ``*anywhere*``), as MAY regions on whole arrays.
@@ -67,6 +73,7 @@ class CallTranslator:
     def __init__(self, walker: Walker):
         self.w = walker
         self._recursive: dict[str, bool] = {}
+        self._special: dict[tuple, tuple[SummaryRegions, SummaryRegions | None]] = {}
 
     def recursive(self, callee: str) -> bool:
         """Whether ``callee`` may call back the function being analysed (a call-graph cycle).
@@ -103,9 +110,57 @@ class CallTranslator:
             self.w.effects_fallback(stmt, foot)
             return
         summary: SummaryRegions = callee.resource("summary_regions")
+        special = self.specialised(callee, summary, c)
+        if special is not None:
+            self.translate(special[0], c, foot, stmt)
+            if self.w.with_in:
+                self.translate(special[1], c, foot, stmt)
+            return
         self.translate(summary, c, foot, stmt)
         if self.w.with_in:
             self.translate(callee.resource("summary_in_regions"), c, foot, stmt)
+
+    def specialised(self, callee, summary: SummaryRegions, c: c_ast.FuncCall):
+        """The callee's summaries re-computed with its integer formals taken as the call's
+        constant actuals, or None.
+
+        A subscript such as ``i * lda + l`` is not affine in the callee, whose summary
+        is then a MAY region on the whole array; with ``lda`` constant it is. Only
+        when some summary region is not exact, and only for formals the callee never
+        modifies (cached per callee and constants).
+        """
+        if all(r.exact for r in summary.regions):
+            return None
+        args = list(c.args.exprs) if c.args is not None else []
+        b = self.w.builder()
+        consts: dict[str, int] = {}
+        for k, fi in enumerate(summary.formals):
+            if fi.kind != "int" or not fi.name or k >= len(args):
+                continue
+            pa = b.expr(args[k])
+            if pa is None or not pa.is_cst() or pa.n_piece() != 1:
+                continue
+            val = pa.get_pieces()[0][1].get_constant_val()
+            if val.is_int():
+                consts[fi.name] = val.to_python()
+        if not consts:
+            return None
+        from .facts import function_facts
+        from .region_walk import Walker
+
+        cf = function_facts(callee)
+        written = cf.int_writes(cf.func.body)
+        consts = {n: v for n, v in consts.items() if n not in written}
+        if not consts:
+            return None
+        key = (callee.name, self.w.with_in, tuple(sorted(consts.items())))
+        hit = self._special.get(key)
+        if hit is None:
+            sw = Walker(callee, with_in=self.w.with_in, consts=consts)
+            sw.run()
+            hit = (sw.summary(("R", "W")), sw.summary(("IN",)) if self.w.with_in else None)
+            self._special[key] = hit
+        return hit
 
     # -- translation ---------------------------------------------------------------------------------
     def translate(self, summary: SummaryRegions, c: c_ast.FuncCall, foot: Foot, stmt: c_ast.Node) -> None:

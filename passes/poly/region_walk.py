@@ -14,6 +14,7 @@ the callees' summaries (:mod:`.region_calls`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -95,13 +96,20 @@ class _LoopInfo:
 class Walker:
     """The region analysis of one function."""
 
-    def __init__(self, module: Module, with_in: bool = False):
+    def __init__(self, module: Module, with_in: bool = False, consts: Mapping[str, int] | None = None):
         self.module = module
+        #: integer formals (isl names) taken as these constants: a summary specialised for a call site
+        self.consts = dict(consts or {})
         #: also compute IN regions (they cost a third more: only for ``in_regions`` and ``out_regions``)
         self.with_in = with_in
         self.ws = module.ws
         self.f = function_facts(module)
-        self.pre = module.resource("preconditions")
+        if self.consts:
+            from .preconditions import specialised_preconditions
+
+            self.pre = specialised_preconditions(module, self.consts)
+        else:
+            self.pre = module.resource("preconditions")
         self.vars: dict[str, VarInfo] = {}
         self.names: dict[str, str] = {}
         self.table: dict[int, tuple[c_ast.Node, Foot]] = {}
@@ -133,7 +141,10 @@ class Walker:
             v = self.f.enum_value(d)
             return None if v is None else ("const", v)
         if d is not None and self.f.is_int_scalar(d):
-            return ("param", self.f.isl_name(d))
+            name = self.f.isl_name(d)
+            if name in self.consts:
+                return ("const", self.consts[name])
+            return ("param", name)
         return None
 
     def builder(self, space: isl.Space | None = None) -> AffineBuilder:
