@@ -18,6 +18,7 @@ from . import (  # noqa: F401
     looptrans,
     normalize,
     outlining,
+    parallel,
     poly,
     privatization,
     reductions,
