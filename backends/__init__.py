@@ -2,6 +2,8 @@
 
 from passman.registry import register_backend
 
+from .openmp import OpenMPBackend
 from .sequential import SequentialBackend
 
 register_backend("c", SequentialBackend)
+register_backend("openmp", OpenMPBackend)
