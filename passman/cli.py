@@ -108,6 +108,18 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
             return run.returncode if run.returncode is not None else 124
         return 0
     if ns.output:
+        if ns.backend or hasattr(recipe, "BACKEND"):  # a ready-to-make folder for that backend
+            from pathlib import Path
+
+            from .builder import write_makefile
+
+            if backend not in ws.registry.backends:
+                raise InvalidInput(f"error: unknown backend '{backend}'")
+            plan = ws.registry.backends[backend]().render(ws, Path(ns.output))
+            write_makefile(plan, ns.output)
+            print(f"passman: wrote {ns.output} ({backend}; build and run it with: make -C {ns.output} run)",
+                  file=sys.stderr)
+            return 0
         for path in ws.save(ns.output):
             print(f"passman: wrote {path}", file=sys.stderr)
         return 0

@@ -557,3 +557,50 @@ def test_triangular_nests_deal_iterations_round_robin_and_use_the_global_arrays(
     # every call passes the globals C and A: the parallel region names them (no aliasing to fear)
     assert "C[i][j] += alpha * A[i][k] * A[j][k];" in kernel.code
     assert "double c[160][160], double a[160][120]" in kernel.code  # the signature is unchanged
+
+
+NESTED_USER_PRAGMAS = """\
+double A[300][300], B[300];
+void f(void)
+{
+    int i, j, k;
+    #pragma omp parallel for
+    for (i = 0; i < 300; i++) {
+        #pragma omp parallel for private(k)
+        for (j = 0; j < 300; j++) {
+            k = i + j;
+            A[i][j] = k;
+        }
+    }
+    #pragma omp parallel for private(j)
+    for (i = 0; i < 300; i++) {
+        double s = 0.0;
+        #pragma omp parallel for reduction(+:s)
+        for (j = 0; j < 300; j++)
+            s += A[i][j];
+        B[i] = s;
+    }
+}
+"""
+
+
+def test_omp_merge_pragma_removes_nested_regions_and_keeps_what_they_privatize(write_c):
+    ws = Workspace(write_c(NESTED_USER_PRAGMAS))
+    f = ws["f"]
+    f.omp_merge_pragma()
+    first, second = f.loops()
+    assert first.pragma == ["omp parallel for private(j, k)"]  # j: the inner index, k: its private
+    assert first.loops()[0].pragma == []
+    assert second.pragma == ["omp parallel for private(j)"]  # s is declared inside: each thread's own
+    assert second.loops()[0].pragma == []
+    with pytest.raises(PassFailed):
+        f.omp_merge_pragma()
+
+
+def test_omp_merge_pragma_keeps_an_inner_reduction_on_a_shared_variable(write_c):
+    code = NESTED_USER_PRAGMAS.replace("        double s = 0.0;\n", "").replace("double A", "double s, A")
+    ws = Workspace(write_c(code))
+    f = ws["f"]
+    f.omp_merge_pragma()
+    second = f.loops()[1]
+    assert second.loops()[0].pragma == ["omp parallel for reduction(+:s)"]
