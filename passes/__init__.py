@@ -14,6 +14,7 @@ from . import (  # noqa: F401
     effects,
     functions,
     fusion,
+    linearize,
     loops,
     looptrans,
     normalize,
