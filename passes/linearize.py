@@ -18,7 +18,9 @@ sizes (``i * 64 + j``) stay affine and exact.
 
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -616,6 +618,8 @@ class _Headers:
         if not self.texts:
             return
         folder = Path(tempfile.mkdtemp(prefix="passman-headers-"))
+        # the workspace reads the rewritten headers until it is saved: gone at exit
+        atexit.register(shutil.rmtree, folder, True)
         for name, text in self.texts.items():
             (folder / name).write_text(text)
         for cu in self.ws.compilation_units:
