@@ -14,6 +14,8 @@ from . import (  # noqa: F401
     effects,
     functions,
     fusion,
+    fusion_sequence,
+    hyperplane,
     linearize,
     loops,
     looptrans,

@@ -33,7 +33,7 @@ from .loops import check_invariant_bounds, counted_loop, refuse
 
 _DT = LazyAttribute("islpy", "dim_type")
 
-__all__ = ["distribute", "loop_distribution", "loop_fusion", "fuse"]
+__all__ = ["distribute", "loop_distribution", "loop_fusion", "fuse", "statements_conflict"]
 
 
 # ---------------------------------------------------------------------- distribution
@@ -303,6 +303,20 @@ def fusion_conflict(first: Loop, second: Loop, keep_parallel: bool = True) -> st
 
     s1, s2 = stmts(l1), stmts(l2)
     parallel = deps.is_parallel(first.label) or deps.is_parallel(second.label)
+    return statements_conflict(s1, s2, d, l1.var, keep_parallel and parallel)
+
+
+def statements_conflict(
+    s1: list, s2: list, d: int, var: str, forbid_forward: bool, flag: str = "loop_fusion_keep_parallel"
+) -> str | None:
+    """Why the SCoP statements ``s1`` (one loop body) and ``s2`` (a later one) cannot share loop ``d``.
+
+    ``d`` is the 0-based position of the fused loop in the statements'
+    domains (the positions before it are common enclosing loops); ``var``
+    names its index in messages. A backward loop-carried conflict is always
+    returned; a forward loop-carried one when ``forbid_forward`` (``flag``
+    names the property asking for it). None: fusing keeps every dependence.
+    """
     for a in s1:
         for b in s2:
             for x in a.accesses:
@@ -319,10 +333,9 @@ def fusion_conflict(first: Loop, second: Loop, keep_parallel: bool = True) -> st
                     text = f"{kind} dependence from {x.text} ({where(a.node)}) to {y.text} ({where(b.node)})"
                     if not rel.order_gt(_DT.in_, d, _DT.out, d).is_empty():
                         return (f"backward loop-carried {text}: after fusion {y.text} would run at an earlier "
-                                f"iteration of {l1.var} than {x.text}")
-                    if keep_parallel and parallel and not rel.order_lt(_DT.in_, d, _DT.out, d).is_empty():
-                        return (f"forward loop-carried {text} would make the fused loop sequential "
-                                "(loop_fusion_keep_parallel)")
+                                f"iteration of {var} than {x.text}")
+                    if forbid_forward and not rel.order_lt(_DT.in_, d, _DT.out, d).is_empty():
+                        return f"forward loop-carried {text} would make the fused loop sequential ({flag})"
     return None
 
 
@@ -338,7 +351,7 @@ def fuse(first: Loop, keep_parallel: bool = True) -> str:
             raise refuse(lp, f"cannot fuse: it carries #pragma {lp.pragma[0]}; fuse before adding pragmas")
     body2 = c2.node.stmt
     if c1.index != c2.index:
-        if any(isinstance(n, c_ast.ID) and n.name == c1.index for n in walk(body2)):
+        if any(isinstance(n, (c_ast.ID, c_ast.Decl)) and n.name == c1.index for n in walk(body2)):
             raise refuse(second, f"cannot fuse: its body names {c1.index}, the index of loop {first.label}")
         if c2.index_decl is None:
             decl = table.decl_of(c2.index_ref)

@@ -243,6 +243,23 @@ def test_fusion_refuses_different_bounds(write_c):
         ws["f"].loops()[0].loop_fusion()
 
 
+def test_fusion_refuses_to_rename_into_a_shadowing_declaration(write_c):
+    # renaming j to i inside a body that declares its own i would read that i
+    src = write_c(program("""
+        for (int i = 0; i < n; i++)
+            a[i] = 1;
+        for (int j = 0; j < n; j++) {
+            int i = 3;
+            b[j] = 2 + i;
+        }
+    """))
+    ws = Workspace(src)
+    before = ws["f"].code
+    with pytest.raises(PassFailed, match="names i"):
+        ws["f"].loops()[0].loop_fusion()
+    assert ws["f"].code == before
+
+
 def test_fusion_of_three_nests(write_c):
     src = write_c(program("""
         int i;
