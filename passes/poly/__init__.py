@@ -9,7 +9,10 @@ set arithmetic. Modules, one idea each:
 * :mod:`.preconditions`: resource ``preconditions``, affine facts before each statement;
 * :mod:`.regions`: resources ``regions``, ``in_regions``, ``out_regions``,
   ``summary_regions`` (convex array regions, interprocedural), and
-  :func:`regions.rectangular_hull`.
+  :func:`regions.rectangular_hull`;
+* :mod:`.schedule` (with :mod:`.tile_band`): transformations ``auto_schedule``
+  (isl scheduling, tiling, wavefront, parallel marks) and ``apply_schedule``.
 """
 
-from . import dependences, preconditions, regions, scop  # noqa: F401 - registers the analyses
+# registers the analyses, and the transformations auto_schedule and apply_schedule
+from . import dependences, preconditions, regions, schedule, scop  # noqa: F401

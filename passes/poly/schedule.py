@@ -1,0 +1,351 @@
+"""Pluto-style automatic scheduling of static control parts: ``auto_schedule``, ``apply_schedule``.
+
+For each SCoP (:mod:`.scop`) of a function, isl's scheduler computes an
+affine schedule that respects every memory-based dependence (flow, anti,
+output, MAY accesses included: :mod:`.dependences`), minimises dependence
+distances (proximity) and looks for outer parallel loops (coincidence):
+tiling hyperplanes as in Pluto, including the time skew of Jacobi-style
+stencils. :mod:`.tile_band` then tiles the permutable bands, puts a
+stride-1 loop innermost, turns a band without parallel member into a
+wavefront of tiles, and marks the outermost parallel loop
+``passman parallel`` and vectorisable innermost loops ``omp simd``.
+:func:`check_schedule` checks the final schedule against every dependence
+before :mod:`.codegen` regenerates the part.
+
+Before (``module.auto_schedule()``)::
+
+    for (i = 0; i < ni; i++)
+        for (k = 0; k < nk; k++)
+            for (j = 0; j < nj; j++)
+                C[i][j] += alpha * A[i][k] * B[k][j];
+
+After (shape)::
+
+    #pragma passman parallel
+    for (int c0 = 0; c0 < ni; c0 += 32)
+        for (int c1 = 0; c1 < nj; c1 += 64)
+            for (int c2 = 0; c2 < nk; c2 += 32)
+                for (int c3 = c0; c3 < (ni < c0 + 32 ? ni : c0 + 32); c3++)
+                    for (int c4 = c2; c4 < ...; c4++)
+                        #pragma omp simd
+                        for (int c5 = c1; c5 < ...; c5++)
+                            C[c3][c5] += alpha * A[c3][c4] * B[c4][c5];
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import islpy as isl
+from pycparser import c_ast
+
+from passman import Module, PassFailed, transformation
+
+from ..cfacts import where
+from .affine import ctx
+from .dependences import Dependence, Dependences
+from .scop import Scop
+from .tile_band import INDEPENDENT_MARKS, TilingOptions, TreeReport, carries, optimize_tree
+
+FUSIONS = ("smart", "none", "max")
+
+#: isl scheduler options per fusion policy
+_FUSION_OPTIONS = {
+    "smart": {"serialize_sccs": 0, "whole_component": 0, "outer_coincidence": 1},
+    "none": {"serialize_sccs": 1, "whole_component": 0, "outer_coincidence": 0},
+    "max": {"serialize_sccs": 0, "whole_component": 1, "outer_coincidence": 0},
+    "pluto": {"serialize_sccs": 0, "whole_component": 0, "outer_coincidence": 0},
+}
+
+
+# ------------------------------------------------------------------ schedules
+
+
+def validity(deps: Iterable[Dependence]) -> isl.UnionMap:
+    """The union of the memory-based relations of ``deps`` (instance pairs, source first)."""
+    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
+    for d in deps:
+        out = out.union(isl.UnionMap.from_map(d.relation))
+    return out.coalesce()
+
+
+def compute_schedule(scop: Scop, rel: isl.UnionMap, fusion: str = "smart") -> isl.Schedule:
+    """isl's schedule of a part: validity, proximity and coincidence are all ``rel``.
+
+    ``fusion``: ``"smart"`` (fuse when no outer parallelism is lost),
+    ``"none"`` (one loop nest per strongly connected component) or ``"max"``
+    (fuse as much as the dependences allow). The shared isl context's
+    scheduler options are restored afterwards.
+    """
+    if fusion not in _FUSION_OPTIONS:
+        raise PassFailed(
+            f"{scop.where}: unknown fusion policy {fusion!r} (one of {', '.join(FUSIONS)})"
+        )
+    c = ctx()
+    wanted = _FUSION_OPTIONS[fusion]
+    saved = {name: getattr(c, f"get_schedule_{name}")() for name in wanted}
+    try:
+        for name, value in wanted.items():
+            getattr(c, f"set_schedule_{name}")(value)
+        sc = isl.ScheduleConstraints.on_domain(scop.domain()).set_context(scop.context)
+        if not rel.is_empty():
+            sc = sc.set_validity(rel).set_proximity(rel).set_coincidence(rel)
+        return sc.compute_schedule()
+    finally:
+        for name, value in saved.items():
+            getattr(c, f"set_schedule_{name}")(value)
+
+
+def _violation(d: Dependence, what: str) -> PassFailed:
+    return PassFailed(f"{where(d.sink_stmt.node)}: {what}: {d.kind} dependence {d.why()}")
+
+
+def check_schedule(scop: Scop, deps: Iterable[Dependence], schedule: isl.Schedule) -> None:
+    """Refuse (``PassFailed``) a schedule that is illegal for the part's dependences.
+
+    Legal: the schedule covers exactly the part's statement instances; it
+    executes the source of every dependence pair strictly before its sink
+    (lexicographic order of ``schedule.get_map()``); and every loop under a
+    mark promising independence (``passman parallel``, ``omp parallel for``,
+    ``omp simd``, ``GCC ivdep``) carries no dependence: pairs reaching it with equal outer loops
+    and sequence positions have equal values of its iterator; and no dependence
+    links two children of a ``set`` node (isl may generate them in any order).
+    """
+    deps = [d for d in deps if not d.relation.is_empty()]
+    domain = scop.domain()
+    if not schedule.get_domain().is_equal(domain):
+        raise PassFailed(
+            f"{scop.where}: the schedule does not execute exactly the statement instances of the part"
+        )
+    smap = schedule.get_map().intersect_domain(domain)
+    for d in deps:
+        rel = isl.UnionMap.from_map(d.relation)
+        src = smap.intersect_domain(rel.domain())
+        snk = smap.intersect_domain(rel.range())
+        if not rel.subtract(src.lex_lt_union_map(snk)).is_empty():
+            raise _violation(d, "the schedule executes a dependence sink before its source")
+    for mark in _marks(schedule.get_root()):
+        text = mark.mark_get_id().get_name()
+        band = mark.child(0)
+        if band.get_type() != isl.schedule_node_type.band:
+            raise PassFailed(f"{scop.where}: mark '{text}' is not on a loop")
+        for d in deps:
+            if not carries(band, 0, isl.UnionMap.from_map(d.relation)).is_empty():
+                raise _violation(d, f"the loop marked '{text}' carries a dependence")
+    for node in _nodes(schedule.get_root(), isl.schedule_node_type.set):
+        # children of a set node run in any order: no dependence may link two of them
+        prefix = node.get_prefix_schedule_union_map()
+        same = prefix.apply_range(prefix.reverse())
+        filters = [node.child(k).filter_get_filter() for k in range(node.n_children())]
+        for d in deps:
+            rel = isl.UnionMap.from_map(d.relation).intersect(same)
+            for i, fi in enumerate(filters):
+                for j, fj in enumerate(filters):
+                    if i != j and not rel.intersect_domain(fi).intersect_range(fj).is_empty():
+                        raise _violation(
+                            d, "the schedule leaves a dependence source and sink unordered"
+                        )
+
+
+def _nodes(node: isl.ScheduleNode, kind: object) -> list[isl.ScheduleNode]:
+    """The nodes of type ``kind`` at or below ``node``."""
+    out = [node] if node.get_type() == kind else []
+    for k in range(node.n_children()):
+        out.extend(_nodes(node.child(k), kind))
+    return out
+
+
+def _marks(node: isl.ScheduleNode) -> list[isl.ScheduleNode]:
+    """The mark nodes promising independence at or below ``node``."""
+    marks = _nodes(node, isl.schedule_node_type.mark)
+    return [m for m in marks if m.mark_get_id().get_name() in INDEPENDENT_MARKS]
+
+
+def same_order(scop: Scop, schedule: isl.Schedule) -> bool:
+    """Whether ``schedule`` orders every pair of instances of the part as the original code does."""
+    old = scop.schedule()
+    new = schedule.get_map().intersect_domain(scop.domain())
+    return old.lex_lt_union_map(old).is_equal(new.lex_lt_union_map(new))
+
+
+# ------------------------------------------------------------------ the passes
+
+
+def part_problem(scop: Scop) -> str | None:
+    """Why a part cannot be rescheduled (None if it can)."""
+    for s in scop.statements:
+        if isinstance(s.node, c_ast.Decl) and s.depth:
+            return f"{where(s.node)}: declaration of {s.node.name} inside a loop of the part"
+        if s.conditional:
+            return f"{where(s.node)}: statement under a condition that is not affine"
+    if not any(s.depth for s in scop.statements):
+        return f"{scop.where}: no loop"
+    return None
+
+
+def apply_to_part(
+    module: Module, scop: Scop, deps: list[Dependence], schedule: isl.Schedule
+) -> None:
+    """Check ``schedule`` against ``deps`` and replace the part's code by the code it generates."""
+    from .codegen import generate, replace_part
+
+    check_schedule(scop, deps, schedule)
+    nodes = generate(module, scop, schedule)
+    replace_part(module, scop, nodes)
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """``"32,32,64"`` -> ``(32, 32, 64)``; ``""`` -> ``()`` (defaults)."""
+    try:
+        sizes = tuple(int(x) for x in text.replace(" ", "").split(",") if x)
+    except ValueError:
+        raise PassFailed(
+            f"tile sizes {text!r} must be a comma-separated list of positive integers"
+        ) from None
+    if any(s < 1 for s in sizes):
+        raise PassFailed(f"tile sizes {text!r} must be positive")
+    return sizes
+
+
+def schedule_part(
+    scop: Scop, deps: list[Dependence], fusion: str, options: TilingOptions
+) -> tuple[isl.Schedule, TreeReport]:
+    """The optimised schedule of one part (not yet checked) and what it gained."""
+    rel = validity(deps)
+    best = optimize_tree(scop, compute_schedule(scop, rel, fusion), rel, options)
+    if fusion == "smart":
+        # isl's outer-coincidence heuristic finds outer parallel loops, but on time-iterated
+        # stencils only a hyperplane of points, and it fuses nests at the price of tiling
+        # depth: try the Pluto-like permutable bands and no fusion too, keep the best
+        for other in ("pluto", "none"):
+            got = optimize_tree(scop, compute_schedule(scop, rel, other), rel, options)
+            if got[1].score() > best[1].score():
+                best = got
+    return best
+
+
+@transformation(scope="module", requires=["dependences"], preserves=["callgraph"])
+def auto_schedule(
+    module: Module,
+    fusion: str = "smart",
+    tile: bool = True,
+    tile_sizes: str = "",
+    wavefront: bool = True,
+    label: str = "",
+    pragma: str = "passman parallel",
+) -> None:
+    """Reschedule every static control part of the function: fusion, tiling, parallel and wavefront loops.
+
+    Before::
+
+        for (t = 0; t < T; t++)
+            for (i = 1; i < n - 1; i++)
+                A[i] = (A[i - 1] + A[i] + A[i + 1]) / 3;
+
+    After (time-skewed tiles, a wavefront of tiles; shape)::
+
+        for (int c0 = 0; c0 <= ...; c0++)               // T0 + T1
+            #pragma passman parallel
+            for (int c1 = ...; c1 <= ...; c1 += 32)      // tiles of one wavefront
+                for (int c2 = ...; ...)                   // points of a tile
+                    ...
+                        A[c3 - ...] = ...;
+
+    isl's scheduler (validity = proximity = coincidence = every memory-based
+    dependence) gives the loop nests and permutable bands; see
+    :mod:`.tile_band` for tiling, order and marks. The schedule is checked
+    (:func:`check_schedule`) before any code is emitted. A part is left
+    unchanged, with a reason, when it declares variables inside its loops,
+    has statements under non-affine conditions, or when nothing improves
+    (no tile, no parallel loop, the same order); the pass fails if no part
+    was transformed. Floating-point reductions may be reordered (``sum +=``
+    along a loop that moves), like any tiling.
+
+    Properties:
+
+    - fusion: "smart" (default: fuse unless outer parallelism is lost), "none" or "max"
+    - tile: tile permutable bands of two or more loops (default true)
+    - tile_sizes: sizes per band member, "32,32,64", the last repeated ("" default: 32, 64 for a stride-1 innermost loop)
+    - wavefront: make a wavefront of tiles when no tile loop is parallel (default true)
+    - label: only the part containing the loop with this label ("" default: every part)
+    - pragma: of parallel loops, "passman parallel" (default: ompify_code's marker) or "omp parallel for" (final)
+
+    With ``pragma="omp parallel for"`` the pragmas are final: the generated
+    loops declare their iterators, and a parallel loop writes no scalar, so
+    no clause is needed; later passes need not analyse the generated code
+    again (``ompify_code`` recomputes dependences on it, which takes minutes
+    on the wavefronts of 2-D stencils).
+    """
+    if pragma not in ("passman parallel", "omp parallel for"):
+        raise PassFailed(
+            f"{module.name}: pragma {pragma!r} is neither 'passman parallel' nor 'omp parallel for'"
+        )
+    options = TilingOptions(
+        tile=tile, sizes=parse_sizes(tile_sizes), wavefront=wavefront, pragma=pragma
+    )
+    deps: Dependences = module.resource("dependences")
+    parts = list(module.resource("scops"))
+    if label:
+        parts = [p for p in parts if p.loop(label) is not None]
+        if not parts:
+            raise PassFailed(f"{module.name}: loop {label} is in no static control part")
+    if not parts:
+        raise PassFailed(f"{module.name}: no static control part")
+    reasons: list[str] = []
+    done = 0
+    for part in reversed(parts):  # later parts first: earlier parts' nodes keep their places
+        why = part_problem(part)
+        if why is None:
+            part_deps = deps.of_scop(part)
+            sched, report = schedule_part(part, part_deps, fusion, options)
+            if not (report.tiled or report.parallel) and same_order(part, sched):
+                why = f"{part.where}: nothing to improve (no tile, no parallel loop, same order)"
+            else:
+                try:
+                    apply_to_part(module, part, part_deps, sched)
+                    done += 1
+                except PassFailed as err:
+                    why = str(err)
+        if why is not None:
+            reasons.append(why)
+    if not done:
+        raise PassFailed(f"{module.name}: no part rescheduled: " + "; ".join(reversed(reasons)))
+
+
+@transformation(scope="module", requires=["dependences"], preserves=["callgraph"])
+def apply_schedule(module: Module, part: int = 0, tree: str = "") -> None:
+    """Replace static control part ``part`` by the code of an explicit isl schedule tree.
+
+    Before (``apply_schedule(part=0, tree='{ domain: "[n] -> { S0[i] : 0 <= i < n }",
+    child: { schedule: "[n] -> [{ S0[i] -> [(-i)] }]" } }')``)::
+
+        for (i = 0; i < n; i++)
+            a[i] = b[i];
+
+    After::
+
+        for (int c0 = -n + 1; c0 <= 0; c0++)
+            a[-c0] = b[-c0];
+
+    The tree (isl's YAML-like text, names of the ``scops`` resource: ``S0``,
+    iterators, parameters) is checked with :func:`check_schedule` first:
+    a schedule that reverses a dependence, or a mark ``passman parallel``
+    on a loop that carries one, is refused and nothing changes.
+
+    Properties:
+
+    - part: index of the part in ``module.resource("scops")`` (default 0)
+    - tree: the schedule tree, isl text
+    """
+    parts = module.resource("scops")
+    if not 0 <= part < len(parts):
+        raise PassFailed(f"{module.name}: no static control part {part} ({len(parts)} parts)")
+    scop = parts[part]
+    why = part_problem(scop)
+    if why is not None:
+        raise PassFailed(why)
+    try:
+        sched = isl.Schedule.read_from_str(ctx(), tree)
+    except isl.Error as err:
+        raise PassFailed(f"{scop.where}: unreadable schedule tree: {err}") from None
+    apply_to_part(module, scop, module.resource("dependences").of_scop(scop), sched)

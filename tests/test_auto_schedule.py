@@ -1,0 +1,370 @@
+"""Polyhedral scheduling (passes/poly/schedule.py, tile_band.py): auto_schedule, apply_schedule.
+
+Differential runs of every corpus program after ``auto_schedule`` (default
+properties, and other fusion / tiling settings on a representative subset),
+tiled bands with a parallel marker on the matrix products, wavefronts of
+tiles on the time-iterated stencils, the legality check refusing wrong
+schedules (workspace unchanged), and OpenMP output that runs on 2 threads.
+
+Outputs are compared exactly: the schedules found here never reorder the
+terms of one floating-point reduction (a reduction loop keeps its direction
+and its tiles run in order), so the checksums are bit-identical.
+"""
+
+from __future__ import annotations
+
+import re
+
+import islpy as isl
+import pytest
+from conftest import CORPUS, corpus_programs, program_id
+from passman.passes.poly.affine import ctx
+from passman.passes.poly.schedule import check_schedule, compute_schedule, validity
+
+from passman import PassFailed, Workspace
+from passman.testing import assert_same_output
+
+
+def schedule_all(ws: Workspace, **props) -> list[str]:
+    """``auto_schedule`` on every function; the names of those it transformed."""
+    done = []
+    for m in ws.all_functions:
+        if m.is_stub:
+            continue
+        try:
+            m.auto_schedule(**props)
+            done.append(m.name)
+        except PassFailed:
+            pass
+    return done
+
+
+def kernel_code(path, name: str, **props) -> tuple[Workspace, str]:
+    ws = Workspace(str(CORPUS / path))
+    ws[name].auto_schedule(**props)
+    return ws, ws[name].code
+
+
+# ------------------------------------------------------------------ differential, whole corpus
+
+
+@pytest.mark.parametrize("files", corpus_programs(), ids=program_id)
+def test_corpus_keeps_output(files):
+    ws = Workspace(*map(str, files))
+    schedule_all(ws)
+    assert_same_output(files, ws)
+
+
+SUBSET = ["gemm.c", "two_mm.c", "jacobi_2d.c", "seidel_2d.c", "lu.c", "fdtd_2d.c", "covariance.c",
+          "nussinov.c", "trisolv.c", "atax.c"]  # fmt: skip
+SETTINGS = {
+    "no_tiling": {"tile": False},
+    "fusion_none": {"fusion": "none"},
+    "fusion_max": {"fusion": "max"},
+    "odd_tiles": {"tile_sizes": "7,5"},
+    "no_wavefront": {"wavefront": False, "tile_sizes": "16,8,4"},
+}
+
+
+@pytest.mark.parametrize("setting", sorted(SETTINGS))
+@pytest.mark.parametrize("name", SUBSET)
+def test_other_settings_keep_output(name, setting):
+    if setting in ("fusion_max", "no_wavefront") and name not in (
+        "two_mm.c",
+        "jacobi_2d.c",
+        "fdtd_2d.c",
+    ):
+        pytest.skip("representative subset")
+    ws = Workspace(str(CORPUS / name))
+    assert schedule_all(ws, **SETTINGS[setting])
+    assert_same_output([CORPUS / name], ws)
+
+
+# ------------------------------------------------------------------ shapes
+
+
+@pytest.mark.parametrize(("path", "name"), [("gemm.c", "kernel_gemm"), ("two_mm.c", "kernel_2mm"),
+                                            ("syrk.c", "kernel_syrk")])  # fmt: skip
+def test_matrix_products_get_parallel_tiles(path, name):
+    _, code = kernel_code(path, name)
+    lines = code.splitlines()
+    marks = [k for k, line in enumerate(lines) if line.strip() == "#pragma passman parallel"]
+    assert marks, code
+    for k in marks:  # the marked loop is a tile loop, and outermost in its nest
+        assert re.match(r"\s*for \(int c\d+ = .*; c\d+ \+= (32|64)\)$", lines[k + 1]), code
+        assert not any(
+            line.lstrip().startswith("for")
+            for line in lines[:k]
+            if len(line) - len(line.lstrip()) < len(lines[k]) - len(lines[k].lstrip())
+        ), code
+    assert "floord" not in code and "#pragma omp simd" in code or name == "kernel_syrk"
+
+
+GEMM = """
+    #pragma passman parallel
+    for (int c0 = 0; c0 < ni; c0 += 32)
+        for (int c1 = 0; c1 < nj; c1 += 64)
+            for (int c2 = c0; c2 < (ni < c0 + 32 ? ni : c0 + 32); c2++) {
+                #pragma omp simd
+                for (int c3 = c1; c3 < (nj < c1 + 64 ? nj : c1 + 64); c3++)
+                    C[c2][c3] *= beta;
+            }
+    #pragma passman parallel
+    for (int c0 = 0; c0 < ni; c0 += 32)
+        for (int c1 = 0; c1 < nj; c1 += 64)
+            for (int c2 = 0; c2 < nk; c2 += 32)
+                for (int c3 = c0; c3 < (ni < c0 + 32 ? ni : c0 + 32); c3++)
+                    for (int c4 = c2; c4 < (nk < c2 + 32 ? nk : c2 + 32); c4++) {
+                        #pragma omp simd
+                        for (int c5 = c1; c5 < (nj < c1 + 64 ? nj : c1 + 64); c5++)
+                            C[c3][c5] += alpha * A[c3][c4] * B[c4][c5];
+                    }
+}
+"""
+
+
+def test_gemm_shape():
+    """Not fused (fusing C *= beta into the k tiles puts guards in the point loops); the
+    stride-1 loop (j: C[i][j], B[k][j]) innermost, with a larger tile."""
+    _, code = kernel_code("gemm.c", "kernel_gemm")
+    assert code.endswith(GEMM), code
+
+
+@pytest.mark.parametrize(("path", "name"), [("jacobi_2d.c", "kernel_jacobi_2d"),
+                                            ("seidel_2d.c", "kernel_seidel_2d")])  # fmt: skip
+def test_stencils_get_a_wavefront(path, name):
+    ws, code = kernel_code(path, name)
+    lines = code.splitlines()
+    first = next(k for k, line in enumerate(lines) if line.lstrip().startswith("for"))
+    assert "pragma" not in lines[first - 1]  # the outer loop (wavefront) is sequential
+    k = next(k for k, line in enumerate(lines) if "#pragma passman parallel" in line)
+    assert k > first and lines[k + 1].rstrip().endswith("+= 32)"), (
+        code
+    )  # a parallel tile loop inside
+    assert "floord" not in code
+    assert_same_output([CORPUS / path], ws)
+
+
+def test_tiling_off_gives_plain_parallel_loops():
+    _, code = kernel_code("gemm.c", "kernel_gemm", tile=False)
+    assert "+= 32" not in code and "#pragma passman parallel" in code
+
+
+# ------------------------------------------------------------------ refusals
+
+
+RECURRENCE = """
+#include <stdio.h>
+double a[100], b[100];
+void kernel(int n)
+{
+    int i;
+    for (i = 1; i < n; i++)
+        a[i] = a[i - 1] + b[i];
+}
+int main(void)
+{
+    for (int i = 0; i < 100; i++)
+        b[i] = i % 7;
+    kernel(100);
+    printf("%.1f\\n", a[99]);
+    return 0;
+}
+"""
+
+
+def test_nothing_to_improve_is_refused(write_c):
+    ws = Workspace(str(write_c(RECURRENCE)))
+    before = ws["kernel"].code
+    with pytest.raises(PassFailed, match="nothing to improve"):
+        ws["kernel"].auto_schedule()
+    assert ws["kernel"].code == before
+
+
+def test_declaration_in_loop_is_skipped_with_reason():
+    ws = Workspace(str(CORPUS / "matmul_global.c"))
+    before = ws["matmul"].code
+    with pytest.raises(PassFailed, match="declaration of sum inside a loop"):
+        ws["matmul"].auto_schedule()
+    assert ws["matmul"].code == before
+
+
+REVERSED = '{ domain: "[n] -> { S0[i] : 0 < i < n }", child: { schedule: "[n] -> [{ S0[i] -> [(-i)] }]" } }'
+MARKED = (
+    '{ domain: "[n] -> { S0[i] : 0 < i < n }", child: { mark: "passman parallel", '
+    'child: { schedule: "[n] -> [{ S0[i] -> [(i)] }]" } } }'
+)
+
+
+@pytest.mark.parametrize(("tree", "why"), [(REVERSED, "sink before its source"),
+                                           (MARKED, "marked 'passman parallel' carries")])  # fmt: skip
+def test_wrong_schedule_is_refused(write_c, tree, why):
+    ws = Workspace(str(write_c(RECURRENCE)))
+    before = ws["kernel"].code
+    with pytest.raises(PassFailed, match=why) as err:
+        ws["kernel"].apply_schedule(part=0, tree=tree)
+    assert "a[i]" in str(err.value) and "t.c:" in str(err.value)  # the dependence, in source terms
+    assert ws["kernel"].code == before
+
+
+def test_explicit_schedule_applies(write_c):
+    path = write_c(RECURRENCE)
+    ws = Workspace(str(path))
+    tree = REVERSED.replace("(-i)", "(i)")
+    ws["kernel"].apply_schedule(part=0, tree=tree)
+    assert "c0" in ws["kernel"].code
+    assert_same_output([path], ws)
+
+
+def test_check_schedule_on_isl_schedules():
+    ws = Workspace(str(CORPUS / "seidel_2d.c"))
+    m = ws["kernel_seidel_2d"]
+    part = m.resource("scops")[0]
+    deps = m.resource("dependences").of_scop(part)
+    good = compute_schedule(part, validity(deps))
+    check_schedule(part, deps, good)
+    # interchange t and i: Gauss-Seidel's flow dependences (1, -1, *) forbid it
+    bad = isl.Schedule.from_domain(part.domain()).insert_partial_schedule(
+        isl.MultiUnionPwAff(
+            "[tsteps, n] -> [{ S0[t, i, j] -> [(i)] }, { S0[t, i, j] -> [(t)] }, "
+            "{ S0[t, i, j] -> [(j)] }]"
+        )  # fmt: skip
+    )
+    with pytest.raises(PassFailed, match="dependence"):
+        check_schedule(part, deps, bad)
+
+
+def test_scheduler_options_are_restored():
+    c = ctx()
+    before = (c.get_schedule_serialize_sccs(), c.get_schedule_whole_component(),
+              c.get_schedule_outer_coincidence(), c.get_tile_scale_tile_loops(),
+              c.get_tile_shift_point_loops())  # fmt: skip
+    kernel_code("two_mm.c", "kernel_2mm", fusion="none")
+    after = (c.get_schedule_serialize_sccs(), c.get_schedule_whole_component(),
+             c.get_schedule_outer_coincidence(), c.get_tile_scale_tile_loops(),
+             c.get_tile_shift_point_loops())  # fmt: skip
+    assert before == after
+
+
+def test_bad_properties_are_refused():
+    ws = Workspace(str(CORPUS / "gemm.c"))
+    before = ws["kernel_gemm"].code
+    with pytest.raises(PassFailed, match="fusion"):
+        ws["kernel_gemm"].auto_schedule(fusion="some")
+    with pytest.raises(PassFailed, match="tile sizes"):
+        ws["kernel_gemm"].auto_schedule(tile_sizes="32,x")
+    assert ws["kernel_gemm"].code == before
+
+
+def test_label_restricts_to_one_part(write_c):
+    src = RECURRENCE.replace(
+        "        a[i] = a[i - 1] + b[i];\n",
+        '        a[i] = a[i - 1] + b[i];\n    printf("-\\n");\n'
+        "    par: for (i = 0; i < n; i++)\n        b[i] = 2 * b[i];\n",
+    ).replace("for (i = 1; i < n; i++)", "rec: for (i = 1; i < n; i++)")
+    path = write_c(src)
+    ws = Workspace(str(path))
+    with pytest.raises(PassFailed, match="nothing to improve"):
+        ws["kernel"].auto_schedule(label="rec")
+    ws["kernel"].auto_schedule(label="par")
+    code = ws["kernel"].code
+    assert "rec:\n    for (i = 1; i < n; i++)" in code and "#pragma passman parallel" in code, code
+    assert_same_output([path], ws)
+
+
+# ------------------------------------------------------------------ OpenMP
+
+
+@pytest.mark.parametrize(
+    ("path", "name"), [("gemm.c", "kernel_gemm"), ("jacobi_1d.c", "kernel_jacobi_1d")]
+)
+def test_ompify_turns_marks_into_openmp(path, name):
+    ws, _ = kernel_code(path, name)
+    ws[name].ompify_code()
+    code = ws[name].code
+    assert "#pragma omp parallel for" in code and "passman parallel" not in code, code
+    assert_same_output([CORPUS / path], ws, cflags=["-O2", "-fopenmp"], libs=["-lm", "-fopenmp"],
+                       env={"OMP_NUM_THREADS": "2"})  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "name"), [("jacobi_2d.c", "kernel_jacobi_2d"), ("seidel_2d.c", "kernel_seidel_2d"),
+                                            ("two_mm.c", "kernel_2mm")])  # fmt: skip
+def test_openmp_pragmas_directly(path, name):
+    ws, code = kernel_code(path, name, pragma="omp parallel for")
+    assert "#pragma omp parallel for" in code and "passman" not in code
+    assert_same_output([CORPUS / path], ws, cflags=["-O2", "-fopenmp"], libs=["-lm", "-fopenmp"],
+                       env={"OMP_NUM_THREADS": "2"})  # fmt: skip
+
+
+SMALL = """
+#include <stdio.h>
+double a[8][8], b[8][8];
+void kernel(void)
+{
+    int i, j;
+    for (i = 0; i < 8; i++)
+        for (j = 0; j < 8; j++)
+            a[i][j] = b[j][i] + 1;
+}
+int main(void)
+{
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++)
+            b[i][j] = i - j;
+    kernel();
+    printf("%.1f %.1f\\n", a[1][2], a[7][0]);
+    return 0;
+}
+"""
+
+
+def test_small_trip_counts_are_not_tiled(write_c):
+    path = write_c(SMALL)
+    ws = Workspace(str(path))
+    ws["kernel"].auto_schedule()
+    code = ws["kernel"].code
+    assert (
+        "+= 32" not in code
+        and "#pragma passman parallel\n    for (int c0 = 0; c0 < 8; c0++)" in code
+    ), code
+    assert_same_output([path], ws)
+
+
+TWO_LOOPS = """
+#include <stdio.h>
+double a[50], b[50], c[50];
+void kernel(int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        a[i] = b[i] + 1;
+    for (i = 0; i < n; i++)
+        c[i] = a[n - 1 - i];
+}
+int main(void)
+{
+    for (int i = 0; i < 50; i++)
+        b[i] = i;
+    kernel(50);
+    printf("%.1f\\n", c[3]);
+    return 0;
+}
+"""
+
+
+def test_unordered_set_with_dependence_is_refused(write_c):
+    path = write_c(TWO_LOOPS)
+    ws = Workspace(str(path))
+    loops = [f'{{ filter: "[n] -> {{ S{k}[i] }}", child: {{ schedule: "[n] -> [{{ S{k}[i] -> [(i)] }}]" }} }}'
+             for k in (0, 1)]  # fmt: skip
+    tree = (
+        '{ domain: "[n] -> { S0[i] : 0 <= i < n; S1[i] : 0 <= i < n }", child: { %s: [ '
+        + ", ".join(loops)
+        + " ] } }"
+    )
+    before = ws["kernel"].code
+    with pytest.raises(PassFailed, match="unordered: flow dependence a\\[i\\]"):
+        ws["kernel"].apply_schedule(tree=tree % "set")
+    assert ws["kernel"].code == before
+    ws["kernel"].apply_schedule(tree=tree % "sequence")
+    assert_same_output([path], ws)
