@@ -270,7 +270,6 @@ def privatize(loop: Loop) -> None:
     Declarations with an initializer, ``static``/``extern`` ones, globals and
     parameters are not moved. Refused when no private scalar can be moved.
     """
-    from .loops import counted_loop
     from .privatization import loop_privates
 
     module = loop.module
@@ -279,10 +278,9 @@ def privatize(loop: Loop) -> None:
     table = resolve_names(func, file_scope(module.cu.ast.ext))
     site = loop.site
     node = site.node
-    try:
-        own = counted_loop(loop, "").index
-    except PassFailed:
-        own = None
+    # the header (any direction, any spelling) runs outside the body: its variables stay
+    parts = [x for x in (node.init, node.cond, node.next) if x is not None]
+    header = {v.name for part in parts for v in variables(part)}
     top = {}
     for n in walk(func.body):
         if isinstance(n, c_ast.Decl) and table.is_local(n):
@@ -291,7 +289,7 @@ def privatize(loop: Loop) -> None:
     moved = []
     reasons = []
     for name in lp.private:
-        if name == own:
+        if name in header:
             continue
         ds = [d for d in top.get(name, []) if id(d) not in inside]
         uses = [n for n in walk(node.stmt) if isinstance(n, c_ast.ID) and n.name == name]

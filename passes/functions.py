@@ -691,6 +691,7 @@ def clone(module: Module, name: str = "", caller: str = "", argument: int = -1, 
         callers = []
     sites: dict[str, list[c_ast.FuncCall]] = {}
     for c in callers:
+        c.edit()  # copy on write first: the calls collected here are the ones changed below
         table = resolve_names(c.ast, file_scope(c.cu.ast.ext))
         for call in find_all(c.ast.body, c_ast.FuncCall):
             if not isinstance(call.name, c_ast.ID) or call.name.name != module.name:

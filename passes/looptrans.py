@@ -35,6 +35,7 @@ from .cfacts import (
     simplify,
     where,
 )
+from .liveness import liveness
 from .loops import (
     CountedLoop,
     _main_bound,
@@ -157,6 +158,7 @@ def perfect_band(
             live
             and cl.index_decl is None
             and not only_loop_index(module.ast, decl, table, loop.site.labelled)
+            and _live_after_band(loop, decl, table, env)
         ):
             raise cl.fail(
                 f"{verb}: index {cl.index} may be read outside the loops that initialise it, "
@@ -168,6 +170,12 @@ def perfect_band(
     if any(p.split()[:1] == ["omp"] for p in loop.pragma):
         raise refuse(loop, f"{verb}: the loop carries '#pragma {loop.pragma[0]}' (remove it first)")
     return Band(cls, table, lb_coef, ub_coef)
+
+
+def _live_after_band(loop: Loop, decl: object, table: NameTable, env: TypeEnv) -> bool:
+    """Whether the value of ``decl`` may be read after the band starting at ``loop``."""
+    live = liveness(loop.module.ast, table, env)
+    return live.live_after(loop.site.labelled, decl)
 
 
 # --------------------------------------------------------------------------- legality

@@ -254,3 +254,33 @@ def test_privatize_refuses_without_private_scalar(write_c):
     with pytest.raises(PassFailed, match="nothing to privatize"):
         ws["f"].loops()[0].privatize()
     assert ws["f"].code == before
+
+
+def test_privatize_keeps_the_index_of_a_decreasing_loop_outside(write_c):
+    """Regression (sweep): ``for (i = n - 1; i >= 0; --i)`` got ``int i;`` in its own body."""
+    src = write_c("""
+        #include <stdio.h>
+        int a[100], b[100];
+        void f(int n)
+        {
+            int i, j, t;
+            for (i = n - 1; i >= 0; --i) {
+                t = a[i] * 2;
+                for (j = 0; j < 3; j++)
+                    b[i] += t + j;
+            }
+        }
+        int main(void)
+        {
+            for (int i = 0; i < 100; i++) a[i] = i;
+            f(100);
+            printf("%d %d\\n", b[7], b[99]);
+            return 0;
+        }
+    """)
+    ws = Workspace(src)
+    ws["f"].loops()[0].privatize()
+    code = ws["f"].code
+    assert "for (i = n - 1; i >= 0; --i) {\n        int j;\n        int t;\n" in code, code
+    assert "int i;\n" in code.split("for")[0]
+    assert_same_output([src], ws, **O0)

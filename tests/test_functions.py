@@ -270,3 +270,16 @@ def test_clone_plain_copy_and_refusals(write_c):
         ws["clamp"].clone(name="c3", argument=7, value="1")
     with pytest.raises(InvalidInput):
         ws["clamp"].clone(name="c3", argument=0, value="x + 1")
+
+
+def test_clone_in_a_workspace_clone_leaves_the_original_alone(write_c):
+    """Regression (sweep): the redirected calls were edited in the AST shared with the original."""
+    src = write_c(PROGRAM)
+    base = Workspace(src)
+    before = base["main"].code
+    ws = base.clone()
+    ws["bump"].clone(name="bump2", caller="main")
+    assert "bump2(" in ws["main"].code
+    assert base["main"].code == before and "bump2" not in base
+    assert_same_output([src], ws, **O0)
+    assert_same_output([src], base, **O0)

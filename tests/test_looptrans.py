@@ -330,3 +330,44 @@ def test_non_static_band_is_refused_with_the_reason(write_c):
     with pytest.raises(PassFailed, match="not a static control part"):
         ws["f"].loops()[0].tile(4, 4)
     ws["f"].loops()[0].tile(4)  # strip-mining one loop is always legal
+
+
+def test_index_reused_by_an_epilogue_elsewhere_does_not_block_tiling(write_c):
+    """Regression (sweep): ``j`` read by an unroll epilogue before the band is dead after it (liveness)."""
+    src = write_c("""
+        #include <stdio.h>
+        double a[30][30], c[30];
+        void f(int n)
+        {
+            int i, j;
+            for (i = 0; i < n; i++) {
+                for (j = 0; j < n; j++)
+                    c[j] = 2 * j;
+                for (; j < n + 3; j++)
+                    c[j - 3] += 1;
+                for (int k = 0; k < n; k++)
+                    for (j = 0; j < n; j++)
+                        a[k][j] += c[j] * i;
+            }
+        }
+        int main(void)
+        {
+            f(27);
+            double s = 0;
+            for (int i = 0; i < 30; i++)
+                for (int j = 0; j < 30; j++)
+                    s += a[i][j] * (i + j);
+            printf("%.6f\\n", s);
+            return 0;
+        }
+    """)
+    ws = Workspace(src)
+    band = nest(ws["f"], 0, 2)
+    band.tile(4, 4)
+    assert "jt += 4" in ws["f"].code
+    assert_same_output([src], ws, **O0)
+    # still refused when the index is read after the band
+    late = src.read_text().replace("c[j] * i;\n", "c[j] * i;\n        c[0] = j;\n")
+    ws2 = Workspace(write_c(late, "u.c"))
+    with pytest.raises(PassFailed, match="exit value would change"):
+        nest(ws2["f"], 0, 2).tile(4, 4)
