@@ -2,28 +2,115 @@
 
     passman run openmp app.c -o out --build --run      # prints the program's output
     OMP_NUM_THREADS=2 make -C out run                   # again, by hand
+    passman run openmp app.c --set tile=false --set fusion=max -o out
 
-Options (``--set NAME=VALUE``): ``distribute`` (default true) falls back to
-loop distribution (Allen–Kennedy) for the loops coarse grain left
-sequential; ``min_work`` (default 2000) is the profitability guard: loops
-whose estimated work is known and smaller stay sequential; ``constants``
-(default true) first replaces integer parameters by the constant every call
-passes (``propagate_constant_arguments``); ``verbose`` says why each loop
-left sequential is.
+Each function first goes through the polyhedral scheduler (``auto_schedule``:
+affine schedule, tiling, wavefront parallelism, final ``#pragma omp parallel
+for`` / ``omp simd``, every mark checked against the dependences) where it
+has static-control parts the scheduler can improve. The functions it leaves
+as they are take the coarse-grain path (Fig. 5.9: whole loops as they are,
+reductions included, then loop distribution; ``limit_nested_parallelism``,
+``ompify_code`` and ``omp_merge_pragma`` turn its markers into OpenMP).
+A scheduled function's loops outside static-control parts stay sequential:
+the coarse-grain analyses on tiled wavefront code cost minutes.
+
+Options (``--set NAME=VALUE``):
+
+* ``poly`` (default true): use ``auto_schedule`` (when a pass of that name is
+  registered); false gives the coarse-grain path alone;
+* ``tile`` (default true), ``fusion`` (``smart``, ``none`` or ``max``;
+  default ``smart``), ``tile_sizes`` (``"32,32,32"``; default ``""``: the
+  scheduler chooses), ``wavefront`` (default true): ``auto_schedule``'s
+  properties ``auto_schedule_tile``, ``auto_schedule_fusion``,
+  ``auto_schedule_tile_sizes``, ``auto_schedule_wavefront``. Left unset,
+  the properties keep their values (``--set auto_schedule_tile=false``
+  works too). ``tile_sizes`` is also the name of the ``tile`` pass's
+  property, so ``--set tile_sizes=32,32`` sets that property: the recipe
+  reads it from there when the option itself is not given;
+* ``distribute`` (default true) falls back to loop distribution
+  (Allen–Kennedy) for the loops coarse grain left sequential;
+* ``min_work`` (default 2000) is the profitability guard of the coarse-grain
+  path: loops whose estimated work is known and smaller stay sequential;
+* ``constants`` (default true) first replaces integer parameters by the
+  constant every call passes (``propagate_constant_arguments``);
+* ``verbose`` says why ``auto_schedule`` left a function as it was and why
+  each loop left sequential is.
 """
 
-from passman import PassFailed
+from __future__ import annotations
+
+from typing import Any
+
+from passman import InvalidInput, PassFailed
 
 #: ``--build`` and ``--run`` use the OpenMP backend (Makefile with -fopenmp, $(OPT) = -O3)
 BACKEND = "openmp"
+
+#: the pass the ``poly`` option runs first on every function
+SCHEDULER = "auto_schedule"
+
+
+def has_scheduler(ws) -> bool:
+    """Whether the polyhedral scheduler (``auto_schedule``) is registered in ``ws``'s registry."""
+    return SCHEDULER in ws.registry.passes
+
+
+def schedule_options(
+    ws,
+    tile: bool | None = None,
+    fusion: str = "",
+    tile_sizes: str | None = None,
+    wavefront: bool | None = None,
+) -> dict[str, Any]:
+    """The ``auto_schedule`` keyword arguments for the recipe's options (None, "": keep the property).
+
+    ``tile_sizes`` not given falls back to the ``tile`` pass's property
+    ``tile_sizes`` when the user set it (``--set tile_sizes=...`` on the
+    command line lands there, the property being registered).
+    """
+    if tile_sizes is None and "tile_sizes" in ws.props:
+        sizes = ws.props.tile_sizes
+        default = ws.registry.properties["tile_sizes"].default
+        if sizes and sizes != default:
+            tile_sizes = ",".join(str(s) for s in sizes)
+    if fusion and fusion not in ("smart", "none", "max"):
+        raise InvalidInput(
+            f"error: recipe option fusion must be smart, none or max, not {fusion!r}"
+        )
+    given = {
+        "tile": tile,
+        "fusion": fusion or None,
+        "tile_sizes": tile_sizes,
+        "wavefront": wavefront,
+    }
+    return {k: v for k, v in given.items() if v is not None}
+
+
+def scheduled(module, options: dict[str, Any], verbose: bool = False) -> bool:
+    """Run ``auto_schedule`` on one function; whether it transformed it.
+
+    A refusal (no static-control part it can improve, a part it cannot
+    regenerate, a schedule its legality check rejects) leaves the function
+    as it was, for the coarse-grain path.
+    """
+    try:
+        getattr(module, SCHEDULER)(**options)
+    except PassFailed as why:
+        if verbose:
+            print(f"passman: {SCHEDULER} left {module.name} as it was: {why}")
+        return False
+    return True
 
 
 def openmp(module, distribute: bool = True) -> bool:
     """Fig. 5.9 for one function: find parallelism, else distribute, then generate pragmas.
 
-    Reductions and private variables are analyses the parallelizers ask
-    for (``module.display("reductions")``, ``module.display("private_variables")``
-    show them). Returns whether the function got an OpenMP pragma.
+    Loops already marked (by ``auto_schedule``) keep their marker: the
+    parallelizers skip them, and ``limit_nested_parallelism`` removes the
+    markers they add inside. Reductions and private variables are analyses
+    the parallelizers ask for (``module.display("reductions")``,
+    ``module.display("private_variables")`` show them). Returns whether the
+    function got an OpenMP pragma.
     """
     try:
         # whole loops, as they are, reductions included (Amini 2012 §4.3.2, §4.4)
@@ -70,14 +157,38 @@ def propagate_constants(ws) -> None:
                 pass
 
 
-def main(ws, distribute: bool = True, min_work: int = 2000, constants: bool = True, verbose: bool = False):
+def main(
+    ws,
+    distribute: bool = True,
+    min_work: int = 2000,
+    constants: bool = True,
+    verbose: bool = False,
+    poly: bool = True,
+    tile: bool | None = None,
+    fusion: str = "",
+    tile_sizes: str | None = None,
+    wavefront: bool | None = None,
+):
     """Parallelize every function of the program (see the module docstring)."""
     from passman.passes.parallelize import why_sequential
 
+    options = schedule_options(ws, tile, fusion, tile_sizes, wavefront)  # checked before any change
     ws.props.parallel_min_work = min_work
+    use_poly = poly and has_scheduler(ws)
+    done: set[str] = set()
+    if use_poly:
+        # final pragmas: the scheduler checked every mark against the dependences, and the
+        # loops it generates declare their iterators and write no scalar (no clauses needed);
+        # re-analysing tiled wavefront code would cost minutes for nothing. Scheduled before
+        # constants are propagated: isl's scheduler is fast on parametric sizes, and can take
+        # minutes on constant-size boxes (heat_3d); the constants then reach the tiled code.
+        options = {**options, "pragma": "omp parallel for"}
+        done = {m.name for m in ws.all_functions if scheduled(m, options, verbose)}
     if constants:
         propagate_constants(ws)
     for module in ws.all_functions:
+        if module.name in done:
+            continue  # its other loops (outside static-control parts) stay as they are
         openmp(module, distribute)
         if verbose:
             for loop in module.all_loops:

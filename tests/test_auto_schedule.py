@@ -133,7 +133,7 @@ def test_gemm_shape():
 @pytest.mark.parametrize(("path", "name"), [("jacobi_2d.c", "kernel_jacobi_2d"),
                                             ("seidel_2d.c", "kernel_seidel_2d")])  # fmt: skip
 def test_stencils_get_a_wavefront(path, name):
-    ws, code = kernel_code(path, name)
+    ws, code = kernel_code(path, name, force_wavefront=True)
     lines = code.splitlines()
     first = next(k for k, line in enumerate(lines) if line.lstrip().startswith("for"))
     assert "pragma" not in lines[first - 1]  # the outer loop (wavefront) is sequential
@@ -143,6 +143,16 @@ def test_stencils_get_a_wavefront(path, name):
     )  # a parallel tile loop inside
     assert "floord" not in code
     assert_same_output([CORPUS / path], ws)
+
+
+@pytest.mark.parametrize("name", ["jacobi_1d", "jacobi_2d", "heat_3d", "fdtd_2d"])
+def test_time_loops_of_parallel_steps_are_left_to_the_coarse_grain_path(name):
+    ws = Workspace(str(CORPUS / f"{name}.c"))
+    module = ws[f"kernel_{name}"]
+    before = module.code
+    with pytest.raises(PassFailed, match="loop t repeats steps whose loops are parallel"):
+        module.auto_schedule()
+    assert module.code == before
 
 
 def test_tiling_off_gives_plain_parallel_loops():
@@ -279,7 +289,7 @@ def test_label_restricts_to_one_part(write_c):
     ("path", "name"), [("gemm.c", "kernel_gemm"), ("jacobi_1d.c", "kernel_jacobi_1d")]
 )
 def test_ompify_turns_marks_into_openmp(path, name):
-    ws, _ = kernel_code(path, name)
+    ws, _ = kernel_code(path, name, force_wavefront=True)
     ws[name].ompify_code()
     code = ws[name].code
     assert "#pragma omp parallel for" in code and "passman parallel" not in code, code
@@ -290,7 +300,7 @@ def test_ompify_turns_marks_into_openmp(path, name):
 @pytest.mark.parametrize(("path", "name"), [("jacobi_2d.c", "kernel_jacobi_2d"), ("seidel_2d.c", "kernel_seidel_2d"),
                                             ("two_mm.c", "kernel_2mm")])  # fmt: skip
 def test_openmp_pragmas_directly(path, name):
-    ws, code = kernel_code(path, name, pragma="omp parallel for")
+    ws, code = kernel_code(path, name, pragma="omp parallel for", force_wavefront=True)
     assert "#pragma omp parallel for" in code and "passman" not in code
     assert_same_output([CORPUS / path], ws, cflags=["-O2", "-fopenmp"], libs=["-lm", "-fopenmp"],
                        env={"OMP_NUM_THREADS": "2"})  # fmt: skip

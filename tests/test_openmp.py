@@ -41,10 +41,13 @@ PROGRAMS = corpus_programs()
 
 @cache
 def parallelized(name: str) -> Workspace:
-    """A corpus program after the ``openmp`` recipe (shared by the tests: do not modify it)."""
+    """A corpus program after the ``openmp`` recipe's coarse-grain path (shared: do not modify it).
+
+    ``poly=False``: without ``auto_schedule`` (tests/test_openmp_recipe_poly.py tests the recipe with it).
+    """
     files = next(p for p in PROGRAMS if program_id(p) == name)
     ws = Workspace(*files)
-    load_recipe("openmp").main(ws)
+    load_recipe("openmp").main(ws, poly=False)
     return ws
 
 
@@ -151,7 +154,7 @@ def test_transposed_matrix_vector_kernels_reduce_the_vector_in_parallel(name, ve
 def test_reductions_on_sections_of_unknown_size_get_a_sequential_version(write_c, tmp_path):
     src = CORPUS / "atax.c"
     ws = Workspace(src)
-    load_recipe("openmp").main(ws, constants=False)  # n stays a parameter: yv[0:n]
+    load_recipe("openmp").main(ws, constants=False, poly=False)  # n stays a parameter: yv[0:n]
     kernel = ws["kernel_atax"]
     assert any("reduction(+:yv[0:n])" in t for t in omp_pragmas(kernel))
     # each thread's private copy lives on its stack: a sequential version runs for huge vectors
@@ -201,7 +204,7 @@ def test_histogram_by_reduction_gets_an_array_section_reduction():
     assert "omp parallel for reduction(+:hist[0:256])" in texts  # h is always the global hist
     # without constant propagation, the pointer formal h gets the extent of what the calls pass
     plain = Workspace(*sources("histogram"))
-    load_recipe("openmp").main(plain, constants=False)
+    load_recipe("openmp").main(plain, constants=False, poly=False)
     assert "omp parallel for reduction(+:h[0:256])" in omp_pragmas(plain["compute_histogram"])
     # w is a malloc'd block: its extent is unknown, no array section can hold it
     (_, accumulate) = ws["weighted_histogram"].loops()
@@ -245,7 +248,7 @@ def test_a_loop_calling_printf_stays_sequential(write_c):
     with pytest.raises(PassFailed, match="stdio"):
         ws["show"].coarse_grain_parallelization_with_reduction(min_work=0)
     assert ws["show"].code == before  # refused: unchanged
-    load_recipe("openmp").main(ws, min_work=0)
+    load_recipe("openmp").main(ws, min_work=0, poly=False)
     (fill,) = ws["main"].loops()
     (show,) = ws["show"].loops()
     assert has_omp_pragma(fill)

@@ -49,6 +49,9 @@ from .tile_band import INDEPENDENT_MARKS, TilingOptions, TreeReport, carries, op
 
 FUSIONS = ("smart", "none", "max")
 
+#: the most elementary operations isl's scheduler may spend on one part (then: PassFailed)
+MAX_OPERATIONS = 20_000_000
+
 #: isl scheduler options per fusion policy
 _FUSION_OPTIONS = {
     "smart": {"serialize_sccs": 0, "whole_component": 0, "outer_coincidence": 1},
@@ -90,7 +93,22 @@ def compute_schedule(scop: Scop, rel: isl.UnionMap, fusion: str = "smart") -> is
         sc = isl.ScheduleConstraints.on_domain(scop.domain()).set_context(scop.context)
         if not rel.is_empty():
             sc = sc.set_validity(rel).set_proximity(rel).set_coincidence(rel)
-        return sc.compute_schedule()
+        # isl's scheduler can take minutes on some parts (constant-size boxes of 3-D stencils):
+        # bound its work and refuse rather than hang
+        c.reset_operations()
+        c.set_max_operations(MAX_OPERATIONS)
+        try:
+            return sc.compute_schedule()
+        except isl.Error as err:
+            if "quota" not in str(err) and "operations" not in str(err):
+                raise
+            raise PassFailed(
+                f"{scop.where}: isl's scheduler gave up after {MAX_OPERATIONS} operations "
+                f"(fusion {fusion}); the part is left as it is"
+            ) from None
+        finally:
+            c.set_max_operations(0)
+            c.reset_operations()
     finally:
         for name, value in saved.items():
             getattr(c, f"set_schedule_{name}")(value)
@@ -194,6 +212,42 @@ def apply_to_part(
     replace_part(module, scop, nodes)
 
 
+def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
+    """Why a wavefront does not pay on ``part`` (None: it may): a time loop of parallel steps.
+
+    The part's outer loop is sequential, its index appears in no bound of the
+    loops inside, and every statement sits in a loop of the step that is
+    parallel as it is (Jacobi 1-D/2-D, heat-3d, FDTD). Each step then has a
+    full, constant amount of parallel work, and a wavefront of time tiles
+    measured slower than those parallel loops (benchmarks/bench_polly.py:
+    guards in the point loops stop vectorization), unlike on Gauss–Seidel or
+    LU where the steps have no parallel loop or shrinking ones.
+    """
+    from ..cfacts import variables
+
+    outer = {s.loops[0].node: s.loops[0] for s in part.statements if s.loops}
+    if len(outer) != 1 or len(part.statements) != sum(1 for s in part.statements if s.loops):
+        return None
+    (time,) = outer.values()
+    if time.label is None or deps.is_parallel(time.label) is not False:
+        return None
+    for s in part.statements:
+        if len(s.loops) < 2:
+            return None  # a statement of the step outside its loops
+        step = s.loops[1]
+        if step.label is None or not deps.is_parallel(step.label):
+            return None
+        for lp in s.loops[1:]:
+            bounds = [lp.node.init, lp.node.cond]
+            if any(v.name == time.var for b in bounds if b is not None for v in variables(b)):
+                return None
+    return (
+        f"{part.where}: loop {time.var} repeats steps whose loops are parallel as they are: "
+        f"left to the coarse-grain path (a wavefront of tiles is slower here; "
+        f"auto_schedule_force_wavefront=true forces it)"
+    )
+
+
 def parse_sizes(text: str) -> tuple[int, ...]:
     """``"32,32,64"`` -> ``(32, 32, 64)``; ``""`` -> ``()`` (defaults)."""
     try:
@@ -233,6 +287,7 @@ def auto_schedule(
     wavefront: bool = True,
     label: str = "",
     pragma: str = "passman parallel",
+    force_wavefront: bool = False,
 ) -> None:
     """Reschedule every static control part of the function: fusion, tiling, parallel and wavefront loops.
 
@@ -267,6 +322,9 @@ def auto_schedule(
     - tile: tile permutable bands of two or more loops (default true)
     - tile_sizes: sizes per band member, "32,32,64", the last repeated ("" default: 32, 64 for a stride-1 innermost loop)
     - wavefront: make a wavefront of tiles when no tile loop is parallel (default true)
+    - force_wavefront: also when the part is a time loop whose steps are parallel loops of
+      constant bounds (Jacobi-style stencils: by default such a part is left to the
+      coarse-grain path, which measured faster; see :func:`parallel_time_steps`) (default false)
     - label: only the part containing the loop with this label ("" default: every part)
     - pragma: of parallel loops, "passman parallel" (default: ompify_code's marker) or "omp parallel for" (final)
 
@@ -298,7 +356,10 @@ def auto_schedule(
         if why is None:
             part_deps = deps.of_scop(part)
             sched, report = schedule_part(part, part_deps, fusion, options)
-            if not (report.tiled or report.parallel) and same_order(part, sched):
+            steps = None if force_wavefront or not report.wavefronts else parallel_time_steps(part, deps)
+            if steps is not None:
+                why = steps
+            elif not (report.tiled or report.parallel) and same_order(part, sched):
                 why = f"{part.where}: nothing to improve (no tile, no parallel loop, same order)"
             else:
                 try:
