@@ -263,12 +263,24 @@ def _tile_sizes(n: int, options: TilingOptions, inner: int | None, stencil: bool
     return sizes
 
 
-def _innermost(scores: list[int]) -> int | None:
-    """The member to make innermost: the best score, the last one on ties (None: no access)."""
+def _innermost(scores: list[int], zero: list[bool] | None = None) -> int | None:
+    """The member to make innermost: the best score, the last one on ties (None: no access).
+
+    With ``zero`` (members carrying no dependence): a member that carries one
+    (a reduction: gcc does not vectorize it without -ffast-math) gives way to
+    the best dependence-free member whose accesses are no worse than neutral
+    (syrk: ``j`` of ``C[i][j] += A[i][k] * A[j][k]`` rather than ``k``).
+    """
     if not any(scores):
         return None
     best = max(scores)
-    return max(k for k, s in enumerate(scores) if s == best)
+    pick = max(k for k, s in enumerate(scores) if s == best)
+    if zero is not None and not zero[pick]:
+        free = [k for k, s in enumerate(scores) if zero[k] and s >= 0]
+        if free:
+            top = max(scores[k] for k in free)
+            pick = max(k for k in free if scores[k] == top)
+    return pick
 
 
 def _process_band(
@@ -288,7 +300,7 @@ def _process_band(
         if permutable
         else [False] * n
     )
-    inner = _innermost(stride_scores(scop, node)) if permutable and n >= 2 else None
+    inner = _innermost(stride_scores(scop, node), zero) if permutable and n >= 2 else None
     tile = options.tile and permutable and n >= 2
     if tile:
         sizes = _tile_sizes(n, options, inner, stencil=not any(zero))
