@@ -262,38 +262,7 @@ def test_fig_5_6_redundant_dead_code_fixpoint_as_written(write_c):
     assert again["scaled"].code == DEAD_CLEANED
 
 
-THREE_NESTS = """
-#include <stdio.h>
-#define N 50
-static double a[N][N], c[N][N];
-void kernel(int n, double a[n][n], double c[n][n])
-{
-    double t1[N][N], t2[N][N];
-    int i, j;
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++)
-            t1[i][j] = a[i][j] * 2.0;
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++)
-            t2[i][j] = t1[i][j] + 3.0;
-    for (i = 0; i < n; i++)
-        for (j = 0; j < n; j++)
-            c[i][j] = t1[i][j] * t2[i][j];
-}
-int main(void)
-{
-    double s = 0;
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            a[i][j] = (i * 3 + j) % 11;
-    kernel(N, a, c);
-    for (int i = 0; i < N; i++)
-        for (int j = 0; j < N; j++)
-            s += c[i][j] * (i + 1);
-    printf("%g\\n", s);
-    return 0;
-}
-"""
+from test_arrays import THREE_NESTS  # noqa: E402 - the same program as the fusion tests
 
 
 def test_fusion_then_scalarization_recipe(write_c):
