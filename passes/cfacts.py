@@ -742,6 +742,11 @@ def linear_coefficient(e: c_ast.Node, name: str) -> int | None:
     return None if uses else 0
 
 
+def extreme(op: str, a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
+    """``a op b ? a : b`` (copies): ``<`` gives the minimum, ``>`` the maximum."""
+    return c_ast.TernaryOp(c_ast.BinaryOp(op, copy_node(a), copy_node(b)), copy_node(a), copy_node(b))
+
+
 # ------------------------------------------------------------------ names
 
 

@@ -39,6 +39,7 @@ from passman.printer import to_c
 from .cfacts import file_scope, only_loop_index, resolve_names, substitute
 from .fusion import _items, statements_conflict
 from .loops import check_invariant_bounds, counted_loop, refuse
+from .looptrans import _only_loop
 
 __all__ = ["loop_fusion_with_regions"]
 
@@ -217,7 +218,7 @@ class _Fuser:
                           f"cannot fuse parallel loop {par[0]} with sequential loop {seq[0]} "
                           f"({_FLAG})"), False  # fmt: skip
         if self.perfect:
-            inner = [_single_loop(m.node.stmt.stmt) for m in members]
+            inner = [_only_loop(m.node.stmt.stmt) for m in members]
             if any(x is not None for x in inner):
                 if any(x is None for x in inner):
                     return refuse(Loop(self.module, members[0].label),
@@ -339,8 +340,8 @@ class _Fuser:
             if h.index != host.index:
                 body = substitute(body, h.index, lambda: c_ast.ID(host.index))
             bodies.append(body)
-        if self.perfect and all(_single_loop(b) is not None for b in bodies):
-            kids = [_single_loop(b) for b in bodies]
+        if self.perfect and all(_only_loop(b) is not None for b in bodies):
+            kids = [_only_loop(b) for b in bodies]
             kid_items = [self.item(k, m.pos, table) for k, m in zip(kids, members)]
             _, kid_par = self.check(kid_items, d + 1, table)
             inner = self.merge(kid_items, kid_par, d + 1, table)
@@ -391,12 +392,6 @@ def _variable_length(decl: c_ast.Decl) -> bool:
             return True
         t = getattr(t, "type", None)
     return False
-
-
-def _single_loop(body: c_ast.Node) -> c_ast.Label | None:
-    if isinstance(body, c_ast.Compound) and len(body.block_items or []) == 1:
-        body = body.block_items[0]
-    return body if isinstance(body, c_ast.Label) and isinstance(body.stmt, c_ast.For) else None
 
 
 def _conflicts(s1: list, s2: list, d: int) -> set[str]:

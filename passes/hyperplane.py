@@ -22,6 +22,7 @@ from passman.lazy import LazyAttribute
 from passman.printer import to_c
 
 from .cfacts import (
+    extreme,
     fresh_name,
     int_value,
     linear_coefficient,
@@ -280,19 +281,13 @@ class _Bounds:
         return simplify(e)
 
 
-def _ternary(op: str, a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
-    return c_ast.TernaryOp(
-        c_ast.BinaryOp(op, copy_node(a), copy_node(b)), copy_node(a), copy_node(b)
-    )
-
-
 def _combine(exprs: list[c_ast.Node], op: str) -> c_ast.Node:
     seen: dict[str, c_ast.Node] = {}
     for e in exprs:
         seen.setdefault(to_c(e), e)
     out = None
     for e in seen.values():
-        out = e if out is None else _ternary(op, out, e)
+        out = e if out is None else extreme(op, out, e)
     return out
 
 

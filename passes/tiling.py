@@ -10,7 +10,15 @@ from pycparser import c_ast
 from passman import Loop, PassFailed, transformation
 from passman.astutil import copy_node, replace_child
 
-from .cfacts import fresh_name, make_int, rename_declaration, simplify, substitute, taken_names
+from .cfacts import (
+    extreme,
+    fresh_name,
+    make_int,
+    rename_declaration,
+    simplify,
+    substitute,
+    taken_names,
+)
 from .looptrans import (
     Band,
     _band_names,
@@ -22,13 +30,6 @@ from .looptrans import (
     perfect_band,
     refuse,
 )
-
-
-def _ternary(op: str, a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
-    """``a op b ? a : b``: ``<`` gives the minimum, ``>`` the maximum."""
-    return c_ast.TernaryOp(
-        c_ast.BinaryOp(op, copy_node(a), copy_node(b)), copy_node(a), copy_node(b)
-    )
 
 
 def _extreme(
@@ -137,7 +138,7 @@ def tile(loop: Loop, *sizes: int) -> None:
             None, f.coord,
         ))  # fmt: skip
         # the point loop
-        start = c_ast.ID(t) if not any(band.lb_coef[k]) else _ternary(">", c_ast.ID(t), cl.lb)
+        start = c_ast.ID(t) if not any(band.lb_coef[k]) else extreme(">", c_ast.ID(t), cl.lb)
         end = simplify(c_ast.BinaryOp("+", c_ast.ID(t), make_int(size)))
         trips = cl.trip_count()
         exact = (
@@ -147,7 +148,7 @@ def tile(loop: Loop, *sizes: int) -> None:
             and trips % size == 0
         )
         if not exact:
-            end = _ternary("<", end, cl.ub)
+            end = extreme("<", end, cl.ub)
         if cl.index_decl is not None:
             cl.index_decl.init = start
         else:
