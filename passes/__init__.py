@@ -5,6 +5,7 @@ third-party plugin is.
 """
 
 from . import (  # noqa: F401
+    accumulate,
     arrays,
     call_effects,
     callgraph,

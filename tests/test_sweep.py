@@ -78,6 +78,7 @@ MODULE_PASSES: dict[str, list] = {
         "scalarization",
         "loop_distribution",
         "loop_fusion_with_regions",
+        "accumulate_in_place",
     )
 }
 #: program-level ones: targets are calls or loops, see :func:`_targets`
