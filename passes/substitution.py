@@ -527,6 +527,19 @@ def _fold_logic(n: c_ast.Node) -> c_ast.Node | None:
         a = int_value(n.expr)
         if a is not None:
             return make_int(int(not a), n.coord)
+    if isinstance(n, c_ast.TernaryOp):
+        # c ? a : b of constants: only plain int literals, whose conversion is the identity
+        c, a, b = int_value(n.cond), _plain_int(n.iftrue), _plain_int(n.iffalse)
+        if c is not None and a is not None and b is not None:
+            return make_int(a if c else b, n.coord)
+    return None
+
+
+def _plain_int(n: c_ast.Node) -> int | None:
+    """The value of an unsuffixed ``int`` literal, or of its negation (None otherwise)."""
+    inner = n.expr if isinstance(n, c_ast.UnaryOp) and n.op == "-" else n
+    if isinstance(inner, c_ast.Constant) and inner.type == "int" and inner.value.isdigit():
+        return int_value(n)
     return None
 
 
@@ -653,7 +666,7 @@ def partial_eval(module: Module) -> None:
     and the function has no ``goto``). Uses (not under ``sizeof`` nor
     ``&``) become literals of the variable's type (``2L`` for a ``long``).
     Expressions made only of integer values are folded with ``cfacts.simplify``
-    (``n - 1 + 1`` is ``n``), comparisons and ``!`` of constants too;
+    (``n - 1 + 1`` is ``n``), comparisons, ``!`` and ``c ? a : b`` of constants too;
     floating point is never folded. ``if`` with a constant condition keeps
     the branch taken, ``while (0)`` goes, unless a label would be lost.
     Repeated until nothing changes; refused when nothing did. Dead

@@ -31,8 +31,10 @@ Options (``--set NAME=VALUE``):
   (Allen–Kennedy) for the loops coarse grain left sequential;
 * ``min_work`` (default 2000) is the profitability guard of the coarse-grain
   path: loops whose estimated work is known and smaller stay sequential;
-* ``constants`` (default true) first replaces integer parameters by the
-  constant every call passes (``propagate_constant_arguments``);
+* ``constants`` (default true) replaces integer parameters by the
+  constant every call passes (``propagate_constant_arguments``), after the
+  scheduler, and folds the scheduled functions' bounds that became
+  constant (``partial_eval``);
 * ``verbose`` says why ``auto_schedule`` left a function as it was and why
   each loop left sequential is.
 """
@@ -186,6 +188,11 @@ def main(
         done = {m.name for m in ws.all_functions if scheduled(m, options, verbose)}
     if constants:
         propagate_constants(ws)
+        for name in done:  # the scheduler's bounds on the constants: fold what became constant
+            try:
+                ws[name].partial_eval()
+            except PassFailed:
+                pass
     for module in ws.all_functions:
         if module.name in done:
             continue  # its other loops (outside static-control parts) stay as they are

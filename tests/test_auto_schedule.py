@@ -155,6 +155,53 @@ def test_time_loops_of_parallel_steps_are_left_to_the_coarse_grain_path(name):
     assert module.code == before
 
 
+def sized(write_c, name: str, **defines: int):
+    """The corpus program ``name`` with its ``#define`` sizes replaced (written to tmp_path)."""
+    text = (CORPUS / f"{name}.c").read_text()
+    for macro, value in defines.items():
+        text, n = re.subn(rf"^#define {macro} \d+", f"#define {macro} {value}", text, flags=re.M)
+        assert n == 1, macro
+    return write_c(text, f"{name}.c")
+
+
+def test_time_loops_whose_data_exceed_the_cache_get_time_tiles(write_c):
+    """The cache-fit model: the same stencil, sizes known from the calls, is tiled once its data
+    (two arrays of doubles) exceed the cache."""
+    src = sized(write_c, "jacobi_2d", N=3000)  # 137 MiB
+    ws = Workspace(str(src))
+    module = ws["kernel_jacobi_2d"]
+    module.auto_schedule(cache_size=32 << 20)
+    assert "#pragma passman parallel" in module.code and "for (int c0" in module.code
+    ws = Workspace(str(CORPUS / "jacobi_2d.c"))  # the corpus's sizes, with a tiny cache
+    ws["kernel_jacobi_2d"].auto_schedule(cache_size=64 << 10)
+    assert "for (int c0" in ws["kernel_jacobi_2d"].code
+    assert_same_output([CORPUS / "jacobi_2d.c"], ws)
+
+
+@pytest.mark.parametrize(("name", "shape"), [("jacobi_1d", "1-deep nests"), ("heat_3d", "3-deep nests"),
+                                             ("fdtd_2d", "nests of different depths")])  # fmt: skip
+def test_time_loops_of_other_steps_stay_on_the_coarse_grain_path(name, shape):
+    ws = Workspace(str(CORPUS / f"{name}.c"))
+    module = ws[f"kernel_{name}"]
+    before = module.code
+    with pytest.raises(PassFailed, match=shape):
+        module.auto_schedule(cache_size=1024)  # whatever the data
+    assert module.code == before
+
+
+def test_the_footprint_counts_every_array_once_with_its_element_size(write_c):
+    from passman.passes.poly.footprint import data_footprint, known_parameters
+
+    ws = Workspace(str(sized(write_c, "jacobi_2d", N=1000)))
+    module = ws["kernel_jacobi_2d"]
+    (part,) = module.resource("scops")
+    values = known_parameters(module, part)
+    assert sorted(values.values()) == sorted([1000, 40])  # n and tsteps, from the only call
+    # A: rows and columns 0..999 are read (the borders too); B: the interior 1..998; 8 bytes each
+    assert data_footprint(part, values) == (1000 * 1000 + 998 * 998) * 8
+    assert data_footprint(part, {}) is None  # symbolic sizes
+
+
 def test_tiling_off_gives_plain_parallel_loops():
     _, code = kernel_code("gemm.c", "kernel_gemm", tile=False)
     assert "+= 32" not in code and "#pragma passman parallel" in code
@@ -195,7 +242,7 @@ def test_declaration_in_loop_is_skipped_with_reason():
     ws = Workspace(str(CORPUS / "matmul_global.c"))
     before = ws["matmul"].code
     with pytest.raises(PassFailed, match="declaration of sum inside a loop"):
-        ws["matmul"].auto_schedule()
+        ws["matmul"].auto_schedule(accumulate=False)
     assert ws["matmul"].code == before
 
 

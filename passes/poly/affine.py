@@ -360,3 +360,16 @@ def rename_param(s: isl.Set | isl.Map, old: str, new: str) -> isl.Set | isl.Map:
     if k < 0:
         return s
     return s.set_dim_name(isl.dim_type.param, k, new)
+
+
+def constant_extent(s: isl.Set, dim: int) -> int | None:
+    """How many values set dimension ``dim`` of ``s`` spans (max - min + 1), None unless both are constants."""
+    lo, hi = s.dim_min(dim), s.dim_max(dim)
+    if not (lo.is_cst() and hi.is_cst()):
+        return None
+    try:
+        lo_v = lo.get_pieces()[0][1].get_constant_val().to_python()
+        hi_v = hi.get_pieces()[0][1].get_constant_val().to_python()
+    except (IndexError, isl.Error):
+        return None
+    return max(hi_v - lo_v + 1, 0)

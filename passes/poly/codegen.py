@@ -31,8 +31,9 @@ pragma *marks* such as ``"omp parallel for"`` or ``"passman parallel"`` as
   values); isl's defaults shift point loops to ``0..31`` and write
   ``c0 + c1`` in every subscript;
 * bands are generated ``atomic`` (each statement once per band iteration,
-  compact code, no separated full/partial tile copies); guards are
-  simplified against the part's context;
+  compact code, no separated full/partial tile copies), except the
+  innermost loop of several statements, generated ``separate`` (no guard
+  in its body); guards are simplified against the part's context;
 * a declaration at the top level of the part is hoisted to its start,
   without initialiser, and its initialisation scheduled as an assignment
   (``double s; ... s = 0.0;``), unless it can stay where it is;
@@ -138,16 +139,40 @@ def tile_band(band: isl.ScheduleNode, sizes: Sequence[int]) -> isl.ScheduleNode:
         c.set_tile_shift_point_loops(old[1])
 
 
-def _atomic(schedule: isl.Schedule) -> isl.Schedule:
-    """The schedule with every band member generated ``atomic``."""
+def _loop_types(schedule: isl.Schedule) -> isl.Schedule:
+    """The schedule with every band member generated ``atomic``, but innermost loops of several statements.
+
+    ``atomic`` gives each statement once per iteration (compact code, no
+    full/partial tile copies). The innermost loop of a band with no band
+    below it, when several statements share it, is generated ``separate``
+    instead: one loop per range where the same statements run, so that no
+    guard is left in its body (a time-skewed Jacobi step runs its two
+    statements without a test per point, and the C compiler vectorizes it).
+    """
 
     def visit(node: isl.ScheduleNode) -> isl.ScheduleNode:
         if node.get_type() == isl.schedule_node_type.band:
-            for k in range(node.band_n_member()):
+            n = node.band_n_member()
+            for k in range(n):
                 node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.atomic)
+            if node.get_domain().n_set() > 1 and _leaf_band(node):
+                node = node.band_member_set_ast_loop_type(n - 1, isl.ast_loop_type.separate)
         return node
 
     return schedule.map_schedule_node_bottom_up(visit)
+
+
+def schedule_nodes(node: isl.ScheduleNode, kind: object) -> list[isl.ScheduleNode]:
+    """The nodes of type ``kind`` (an ``isl.schedule_node_type``) at or below ``node``."""
+    out = [node] if node.get_type() == kind else []
+    for k in range(node.n_children()):
+        out.extend(schedule_nodes(node.child(k), kind))
+    return out
+
+
+def _leaf_band(node: isl.ScheduleNode) -> bool:
+    """Whether no band lies below band ``node``."""
+    return len(schedule_nodes(node, isl.schedule_node_type.band)) == 1
 
 
 def _band_members(schedule: isl.Schedule) -> int:
@@ -390,7 +415,7 @@ def generate(
         ids = ids.add(isl.Id(n, context=ctx()))
     build = isl.AstBuild.from_context(scop.context).set_iterators(ids)
     schedule = schedule.align_params(schedule.get_map().get_space())  # parameters only bands use
-    tree = build.node_from_schedule(_atomic(schedule))
+    tree = build.node_from_schedule(_loop_types(schedule))
     itype, casts, var_types = _types(module, scop)
     conv = AstConverter(
         scop, set(names), itype, scop.nodes[0].coord, casts=casts, var_types=var_types

@@ -43,6 +43,7 @@ from passman import Module, PassFailed, transformation
 
 from ..cfacts import where
 from .affine import ctx
+from .codegen import schedule_nodes
 from .dependences import Dependence, Dependences
 from .scop import Scop
 from .tile_band import INDEPENDENT_MARKS, TilingOptions, TreeReport, carries, optimize_tree
@@ -150,7 +151,7 @@ def check_schedule(scop: Scop, deps: Iterable[Dependence], schedule: isl.Schedul
         for d in deps:
             if not carries(band, 0, isl.UnionMap.from_map(d.relation)).is_empty():
                 raise _violation(d, f"the loop marked '{text}' carries a dependence")
-    for node in _nodes(schedule.get_root(), isl.schedule_node_type.set):
+    for node in schedule_nodes(schedule.get_root(), isl.schedule_node_type.set):
         # children of a set node run in any order: no dependence may link two of them
         prefix = node.get_prefix_schedule_union_map()
         same = prefix.apply_range(prefix.reverse())
@@ -165,17 +166,9 @@ def check_schedule(scop: Scop, deps: Iterable[Dependence], schedule: isl.Schedul
                         )
 
 
-def _nodes(node: isl.ScheduleNode, kind: object) -> list[isl.ScheduleNode]:
-    """The nodes of type ``kind`` at or below ``node``."""
-    out = [node] if node.get_type() == kind else []
-    for k in range(node.n_children()):
-        out.extend(_nodes(node.child(k), kind))
-    return out
-
-
 def _marks(node: isl.ScheduleNode) -> list[isl.ScheduleNode]:
     """The mark nodes promising independence at or below ``node``."""
-    marks = _nodes(node, isl.schedule_node_type.mark)
+    marks = schedule_nodes(node, isl.schedule_node_type.mark)
     return [m for m in marks if m.mark_get_id().get_name() in INDEPENDENT_MARKS]
 
 
@@ -189,11 +182,16 @@ def same_order(scop: Scop, schedule: isl.Schedule) -> bool:
 # ------------------------------------------------------------------ the passes
 
 
+def loop_declarations(scop: Scop) -> list[c_ast.Decl]:
+    """The declarations of the part that sit inside one of its loops."""
+    return [s.node for s in scop.statements if isinstance(s.node, c_ast.Decl) and s.depth]
+
+
 def part_problem(scop: Scop) -> str | None:
     """Why a part cannot be rescheduled (None if it can)."""
+    for decl in loop_declarations(scop):
+        return f"{where(decl)}: declaration of {decl.name} inside a loop of the part"
     for s in scop.statements:
-        if isinstance(s.node, c_ast.Decl) and s.depth:
-            return f"{where(s.node)}: declaration of {s.node.name} inside a loop of the part"
         if s.conditional:
             return f"{where(s.node)}: statement under a condition that is not affine"
     if not any(s.depth for s in scop.statements):
@@ -213,15 +211,14 @@ def apply_to_part(
 
 
 def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
-    """Why a wavefront does not pay on ``part`` (None: it may): a time loop of parallel steps.
+    """Whether ``part`` is a time loop of parallel steps: a description of it, else None.
 
     The part's outer loop is sequential, its index appears in no bound of the
     loops inside, and every statement sits in a loop of the step that is
     parallel as it is (Jacobi 1-D/2-D, heat-3d, FDTD). Each step then has a
-    full, constant amount of parallel work, and a wavefront of time tiles
-    measured slower than those parallel loops (benchmarks/bench_polly.py:
-    guards in the point loops stop vectorization), unlike on Gauss–Seidel or
-    LU where the steps have no parallel loop or shrinking ones.
+    full, constant amount of parallel work; unlike Gauss–Seidel or LU, whose
+    steps have no parallel loop or shrinking ones, such a part gains from a
+    wavefront of time tiles only through the cache (see :func:`time_tiling_pays`).
     """
     from ..cfacts import variables
 
@@ -241,10 +238,48 @@ def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
             bounds = [lp.node.init, lp.node.cond]
             if any(v.name == time.var for b in bounds if b is not None for v in variables(b)):
                 return None
+    return f"{part.where}: loop {time.var} repeats steps whose loops are parallel as they are"
+
+
+#: the depth of the steps (loops inside the time loop) where time tiles measured faster
+TILED_STEP_DEPTH = 2
+
+
+def time_tiling_pays(module: Module, part: Scop, deps: Dependences, cache_size: int) -> str | None:
+    """Why a wavefront of time tiles does not pay on ``part`` (None: it may): the cache-fit model.
+
+    On a time loop of parallel steps (:func:`parallel_time_steps`) whose data
+    fit in the last-level cache (``cache_size`` bytes; 0: this machine's,
+    :func:`.footprint.cache_budget`), every step reads its data from the
+    cache and the parallel loops of the coarse-grain path are as fast as
+    time tiles, without their guards and wavefront start-up: the part is
+    left to that path. Data that do not fit, or whose size is not known,
+    are time-tiled when every step is a 2-deep nest (Jacobi 2-D: 2.1x over
+    gcc -O3 at 2 threads, against 1.6x for the coarse-grain path). Other
+    steps stay on the coarse-grain path, measured faster there
+    (benchmarks/bench_polly.py, out-of-cache sizes): 1-D steps give a
+    wavefront of at most T/32 tiles of 32x32 points per front, too little
+    work per synchronization (jacobi_1d 0.55x against 1.6x); 3-D steps give
+    32^4 tiles whose data exceed the mid-level cache (heat_3d 0.8x against
+    1.7x); steps mixing nest depths (FDTD's boundary row) 1.0x against 1.7x.
+    """
+    from .footprint import cache_budget, data_footprint, known_parameters
+
+    steps = parallel_time_steps(part, deps)
+    if steps is None:
+        return None
+    force = "auto_schedule_force_wavefront=true forces time tiles"
+    depths = {len(s.loops) - 1 for s in part.statements}
+    if depths != {TILED_STEP_DEPTH}:
+        shape = "nests of different depths" if len(depths) > 1 else f"{depths.pop()}-deep nests"
+        return f"{steps}, {shape}: left to the coarse-grain path (faster there; {force})"
+    size = data_footprint(part, known_parameters(module, part))
+    budget = cache_budget(cache_size)
+    if size is None or size > budget:
+        return None
     return (
-        f"{part.where}: loop {time.var} repeats steps whose loops are parallel as they are: "
-        f"left to the coarse-grain path (a wavefront of tiles is slower here; "
-        f"auto_schedule_force_wavefront=true forces it)"
+        f"{steps}, and their data ({size / 2**20:.1f} MiB) fit in the cache "
+        f"({budget / 2**20:.0f} MiB): left to the coarse-grain path ({force})"
     )
 
 
@@ -288,6 +323,8 @@ def auto_schedule(
     label: str = "",
     pragma: str = "passman parallel",
     force_wavefront: bool = False,
+    cache_size: int = 0,
+    accumulate: bool = True,
 ) -> None:
     """Reschedule every static control part of the function: fusion, tiling, parallel and wavefront loops.
 
@@ -313,8 +350,11 @@ def auto_schedule(
     unchanged, with a reason, when it declares variables inside its loops,
     has statements under non-affine conditions, or when nothing improves
     (no tile, no parallel loop, the same order); the pass fails if no part
-    was transformed. Floating-point reductions may be reordered (``sum +=``
-    along a loop that moves), like any tiling.
+    was transformed. A scalar accumulator declared in a loop of a part
+    (``double sum = 0; for (k...) sum += ...; C[i][j] = sum;``) first
+    accumulates in its destination (``accumulate_in_place``), which makes
+    the nest a part it can reschedule. Floating-point reductions may be
+    reordered (``sum +=`` along a loop that moves), like any tiling.
 
     Properties:
 
@@ -322,9 +362,13 @@ def auto_schedule(
     - tile: tile permutable bands of two or more loops (default true)
     - tile_sizes: sizes per band member, "32,32,64", the last repeated ("" default: 32, 64 for a stride-1 innermost loop)
     - wavefront: make a wavefront of tiles when no tile loop is parallel (default true)
-    - force_wavefront: also when the part is a time loop whose steps are parallel loops of
-      constant bounds (Jacobi-style stencils: by default such a part is left to the
-      coarse-grain path, which measured faster; see :func:`parallel_time_steps`) (default false)
+    - force_wavefront: time-tile a time loop whose steps are parallel loops (Jacobi-style
+      stencils) even where :func:`time_tiling_pays` leaves it to the coarse-grain path
+      (data that fit in the cache, steps that are not 2-deep nests) (default false)
+    - accumulate: run ``accumulate_in_place`` first on a function whose parts declare
+      variables inside loops (default true)
+    - cache_size: bytes of the last-level cache for that model (0 default: this machine's,
+      from sysfs; 32 MiB where it does not tell)
     - label: only the part containing the loop with this label ("" default: every part)
     - pragma: of parallel loops, "passman parallel" (default: ompify_code's marker) or "omp parallel for" (final)
 
@@ -341,6 +385,11 @@ def auto_schedule(
     options = TilingOptions(
         tile=tile, sizes=parse_sizes(tile_sizes), wavefront=wavefront, pragma=pragma
     )
+    if accumulate and any(loop_declarations(p) for p in module.resource("scops")):
+        try:  # sum = 0; for k: sum += ...; C[i][j] = sum;  ->  C[i][j] = 0; for k: C[i][j] += ...;
+            module.accumulate_in_place()  # undone with the rest if no part is rescheduled
+        except PassFailed:
+            pass
     deps: Dependences = module.resource("dependences")
     parts = list(module.resource("scops"))
     if label:
@@ -356,7 +405,11 @@ def auto_schedule(
         if why is None:
             part_deps = deps.of_scop(part)
             sched, report = schedule_part(part, part_deps, fusion, options)
-            steps = None if force_wavefront or not report.wavefronts else parallel_time_steps(part, deps)
+            steps = (
+                None
+                if force_wavefront or not report.wavefronts
+                else time_tiling_pays(module, part, deps, cache_size)
+            )
             if steps is not None:
                 why = steps
             elif not (report.tiled or report.parallel) and same_order(part, sched):

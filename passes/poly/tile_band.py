@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import islpy as isl
 
-from .affine import ctx
+from .affine import constant_extent, ctx
 from .codegen import tile_band
 from .scop import Scop
 
@@ -199,16 +199,7 @@ def _extent(node: isl.ScheduleNode, member: int) -> int | None:
     values.foreach_set(sets.append)
     if len(sets) != 1:
         return None
-    s = sets[0]
-    lo, hi = s.dim_min(0), s.dim_max(0)
-    if not (lo.is_cst() and hi.is_cst()):
-        return None
-    try:
-        lo_v = lo.get_pieces()[0][1].get_constant_val().to_python()
-        hi_v = hi.get_pieces()[0][1].get_constant_val().to_python()
-    except (IndexError, isl.Error):
-        return None
-    return hi_v - lo_v + 1
+    return constant_extent(sets[0], 0)
 
 
 def permute_band(node: isl.ScheduleNode, order: Sequence[int]) -> isl.ScheduleNode:
