@@ -7,7 +7,7 @@ data from the cache and the plain parallel loops of the coarse-grain path
 run as fast as a wavefront of time tiles (measured: ``jacobi_2d`` with
 16 MiB of data on a 32 MiB L3, 2.1x over gcc -O3 either way); when it does
 not, every step streams the arrays from memory and time tiles win
-(``jacobi_2d`` with 125 MiB: 2.8x against 1.3x).
+(``jacobi_2d`` with 125 MiB: 2.7x against 1.4x).
 
 The footprint is the bounding box of the elements each array's accesses
 reach, times the element size, with the part's parameters replaced by the
