@@ -16,15 +16,17 @@ from passman import Module, PassFailed, transformation
 from passman.astutil import copy_node, parent_map, strip_labels, transform, walk
 from passman.printer import to_c
 
-from .arrays import _array_ref_base, _remove_decl
 from .cfacts import (
     TypeEnv,
     arith_type,
+    array_ref_base,
     describe_jump,
     escaping_jumps,
     file_scope,
     has_side_effects,
     impure_calls,
+    reads_through_pointer,
+    remove_declaration,
     resolve_names,
     statement_lists,
     user_labels,
@@ -33,7 +35,6 @@ from .cfacts import (
     writes,
 )
 from .effect_model import param_decls
-from .loops import _reads_through_pointer
 
 __all__ = ["accumulate_in_place"]
 
@@ -159,7 +160,7 @@ class _Finder:
             return f"{where(stray)}: {s.name} is used in the loop other than by accumulations `{s.name} op= e`"
         if others := [u for u in self.table.uses(self.func.body, s) if id(u) not in uses and u is not lhs]:
             return f"{s.name} is also used at {where(others[0])}"
-        base, subs = _array_ref_base(x)
+        base, subs = array_ref_base(x)
         xd = table.decl_of(base) if isinstance(base, c_ast.ID) else None
         if not isinstance(xd, c_ast.Decl) or env.category(xd.type) != "array":
             return f"{to_c(x)} is not an element of an array variable"
@@ -174,7 +175,7 @@ class _Finder:
         written = {id(table.decl_of(w.base)) for w in writes(loop) if w.base is not None}
         local = {d.name for d in walk(loop) if isinstance(d, c_ast.Decl)}
         for sub in subs:
-            if has_side_effects(sub) or _reads_through_pointer(sub, env):
+            if has_side_effects(sub) or reads_through_pointer(sub, env):
                 return f"subscript {to_c(sub)} has side effects or reads through a pointer"
             for v in variables(sub):
                 if table.decl_of(v) is s or table.decl_of(v) is xd:
@@ -187,14 +188,14 @@ class _Finder:
             return f"the loop accesses {xd.name} at {where(named[0])}"
         if calls := impure_calls(loop, table, self.module.ws):
             return f"the loop calls {to_c(calls[0].name)} at {where(calls[0])}, which may access {xd.name}"
-        if _reads_through_pointer(loop, env):
+        if reads_through_pointer(loop, env):
             return f"the loop accesses memory through a pointer, which may be {xd.name}"
         if jumps := escaping_jumps(loop):
             return f"the loop may leave early ({describe_jump(jumps[0])}): {to_c(x)} would hold a partial result"
         for part, name in ((init, "initial value"), (store.rvalue, "stored expression")):
             if self.table.uses(part, xd) or (part is init and self.table.uses(part, s)):
                 return f"the {name} {to_c(part)} reads {xd.name if self.table.uses(part, xd) else s.name}"
-            if writes(part) or impure_calls(part, table, self.module.ws) or _reads_through_pointer(part, env):
+            if writes(part) or impure_calls(part, table, self.module.ws) or reads_through_pointer(part, env):
                 return f"the {name} {to_c(part)} has side effects or reads through a pointer"
         return None
 
@@ -275,7 +276,7 @@ def accumulate_in_place(module: Module) -> None:
         s = site.s
         dead = not table.uses(module.ast.body, s) and (s.init is None or not has_side_effects(s.init))
         if dead and any(x is s for items in statement_lists(module.ast.body) for x in items):
-            _remove_decl(module.ast.body, s)
+            remove_declaration(module.ast.body, s)
     if not applied:
         if finder.reasons:
             raise PassFailed("; ".join(finder.reasons))

@@ -19,11 +19,13 @@ from passman.loop import iter_sites, loop_sites
 from passman.printer import to_c
 
 from .cfacts import (
+    array_ref_base,
     escaping_jumps,
     file_scope,
     fresh_name,
     has_side_effects,
     impure_calls,
+    remove_declaration,
     resolve_names,
     taken_names,
     variables,
@@ -36,14 +38,6 @@ __all__ = ["privatize", "scalarization"]
 
 
 # ---------------------------------------------------------------------- scalarization
-
-
-def _array_ref_base(ref: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    subs = []
-    while isinstance(ref, c_ast.ArrayRef):
-        subs.insert(0, ref.subscript)
-        ref = ref.name
-    return ref, subs
 
 
 def _array_shape(decl: c_ast.Decl) -> tuple[int, c_ast.TypeDecl | None]:
@@ -105,7 +99,7 @@ class _Scalarizer:
         groups: dict[int, list[c_ast.ArrayRef]] = {}
         decls = {}
         for ref in _outermost_refs(body):
-            base, _ = _array_ref_base(ref)
+            base, _ = array_ref_base(ref)
             if isinstance(base, c_ast.ID):
                 d = self.table.decl_of(base)
                 if isinstance(d, c_ast.Decl):
@@ -126,7 +120,7 @@ class _Scalarizer:
             return None
         texts = set()
         for r in refs:
-            _, subs = _array_ref_base(r)
+            _, subs = array_ref_base(r)
             if len(subs) != rank:
                 return None
             texts.add(tuple(to_c(s) for s in subs))
@@ -135,7 +129,7 @@ class _Scalarizer:
         uses = [n for n in walk(body) if isinstance(n, c_ast.ID) and self.table.decl_of(n) is d]
         if len(uses) != len(refs):
             return None  # named other than as this element (address taken, passed whole ...)
-        _, subs = _array_ref_base(refs[0])
+        _, subs = array_ref_base(refs[0])
         local = {id(x) for x in walk(body) if isinstance(x, c_ast.Decl)}
         written = {id(self.table.decl_of(w.base)) for w in writes(body) if w.base is not None}
         for s in subs:
@@ -312,14 +306,4 @@ def privatize(loop: Loop) -> None:
     table = resolve_names(func, file_scope(module.cu.ast.ext))
     for d in moved:
         if not any(isinstance(n, c_ast.ID) and table.decl_of(n) is d for n in walk(func.body)):
-            _remove_decl(func.body, d)
-
-
-def _remove_decl(root: c_ast.Node, d: c_ast.Decl) -> None:
-    for n in walk(root):
-        if isinstance(n, c_ast.Compound) and n.block_items and any(x is d for x in n.block_items):
-            n.block_items = [x for x in n.block_items if x is not d]
-            return
-        if isinstance(n, c_ast.DeclList) and any(x is d for x in n.decls):
-            n.decls = [x for x in n.decls if x is not d]
-            return
+            remove_declaration(func.body, d)

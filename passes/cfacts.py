@@ -706,6 +706,42 @@ def only_loop_index(
 # ------------------------------------------------------------- affine forms
 
 
+def array_ref_base(ref: c_ast.Node) -> tuple[c_ast.Node, list[c_ast.Node]]:
+    """The base of ``A[i][j]`` (``A``) and its subscripts, outermost first (``[i, j]``)."""
+    subs = []
+    while isinstance(ref, c_ast.ArrayRef):
+        subs.insert(0, ref.subscript)
+        ref = ref.name
+    return ref, subs
+
+
+def remove_declaration(root: c_ast.Node, d: c_ast.Decl) -> None:
+    """Remove declaration ``d`` from the block (or declaration list) under ``root`` that holds it."""
+    for n in walk(root):
+        if isinstance(n, c_ast.Compound) and n.block_items and any(x is d for x in n.block_items):
+            n.block_items = [x for x in n.block_items if x is not d]
+            return
+        if isinstance(n, c_ast.DeclList) and any(x is d for x in n.decls):
+            n.decls = [x for x in n.decls if x is not d]
+            return
+
+
+def reads_through_pointer(e: c_ast.Node, env: TypeEnv) -> bool:
+    """Whether ``e`` accesses memory through a pointer (``*p``, ``p->f``, ``p[i]`` on a non-array)."""
+    for n in walk(e):
+        if isinstance(n, c_ast.UnaryOp) and n.op == "*":
+            return True
+        if isinstance(n, c_ast.StructRef) and n.type == "->":
+            return True
+        if isinstance(n, c_ast.ArrayRef):
+            base = n.name
+            while isinstance(base, c_ast.ArrayRef):
+                base = base.name
+            if not isinstance(base, c_ast.ID) or env.decl_category(base) != "array":
+                return True
+    return False
+
+
 def linear_coefficient(e: c_ast.Node, name: str) -> int | None:
     """The coefficient ``c`` of variable ``name`` when ``e`` is ``c*name + f`` with ``f`` free of it.
 

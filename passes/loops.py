@@ -28,6 +28,7 @@ from .cfacts import (
     int_value,
     make_int,
     only_loop_index,
+    reads_through_pointer,
     resolve_names,
     simplify,
     substitute,
@@ -222,24 +223,9 @@ def check_invariant_bounds(cl: CountedLoop, verb: str) -> NameTable:
             line = pointer_stores[0].node.coord.line
             raise fail(f"{role} {ident.name} may be modified through a pointer (line {line})")
     for what, e in (("lower bound", cl.lb), ("upper bound", cl.ub_source)):
-        if _reads_through_pointer(e, env) and (pointer_stores or body_calls):
+        if reads_through_pointer(e, env) and (pointer_stores or body_calls):
             raise fail(f"{what} {to_c(e)} reads memory that the body may write")
     return table
-
-
-def _reads_through_pointer(e: c_ast.Node, env: TypeEnv) -> bool:
-    for n in walk(e):
-        if isinstance(n, c_ast.UnaryOp) and n.op == "*":
-            return True
-        if isinstance(n, c_ast.StructRef) and n.type == "->":
-            return True
-        if isinstance(n, c_ast.ArrayRef):
-            base = n.name
-            while isinstance(base, c_ast.ArrayRef):
-                base = base.name
-            if not isinstance(base, c_ast.ID) or env.decl_category(base) != "array":
-                return True
-    return False
 
 
 def _check_types(cl: CountedLoop, index_decl: c_ast.Decl, env: TypeEnv, fail) -> bool:

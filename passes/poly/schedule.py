@@ -189,8 +189,9 @@ def loop_declarations(scop: Scop) -> list[c_ast.Decl]:
 
 def part_problem(scop: Scop) -> str | None:
     """Why a part cannot be rescheduled (None if it can)."""
-    for decl in loop_declarations(scop):
-        return f"{where(decl)}: declaration of {decl.name} inside a loop of the part"
+    decls = loop_declarations(scop)
+    if decls:
+        return f"{where(decls[0])}: declaration of {decls[0].name} inside a loop of the part"
     for s in scop.statements:
         if s.conditional:
             return f"{where(s.node)}: statement under a condition that is not affine"
