@@ -14,6 +14,9 @@ extent is unknown, or a constant section is too big for a thread's stack.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+
 from pycparser import c_ast
 
 from passman import Loop, Module
@@ -30,6 +33,7 @@ __all__ = [
     "private_array_problem",
     "reduction_items",
     "section_lengths",
+    "varying_section",
     "section_size",
 ]
 
@@ -142,10 +146,16 @@ def _other_access(loop: Loop, r) -> str | None:
     holders = (c_ast.Compound, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If, c_ast.Label,
                c_ast.Case, c_ast.Default)
     stmts: set[int] = set()
+    updated: set[str] = set()  # C text of the references the updates write
     for node in r.stmts:  # the updates (statements or their references): their whole statements
         while id(node) in parents and not isinstance(parents[id(node)], holders):
             node = parents[id(node)]
         stmts.update(id(n) for n in walk(node))
+        for n in walk(node):
+            if isinstance(n, c_ast.Assignment):
+                updated.add("".join(to_c(n.lvalue).split()))
+            elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+                updated.add("".join(to_c(n.expr).split()))
     for n in walk(loop.node):
         if not (isinstance(n, c_ast.ID) and n.name == r.var):
             continue
@@ -157,7 +167,10 @@ def _other_access(loop: Loop, r) -> str | None:
             ref = up
         text = to_c(ref).strip()
         if r.kind == "array":
-            if id(n) not in stmts:
+            # in an update, only the updated reference itself (``hist[k] += C[16][k]`` reads
+            # another element of the array: the section reduction would make it read a copy)
+            argument = isinstance(up, c_ast.ExprList) and isinstance(parents.get(id(up)), c_ast.FuncCall)
+            if id(n) not in stmts or not (argument or "".join(text.split()) in updated):
                 return text
             continue
         subs = r.subscripts or ("0",)
@@ -204,7 +217,29 @@ def reduction_items(loop: Loop, v: LoopVerdict) -> tuple[tuple[tuple[str, str], 
                 return (), (f"reduction {r.text}: each thread would hold a private copy of {size} elements "
                             f"of {r.var} on its stack (more than {MAX_SECTION_ELEMENTS})")
             out.append((r.op, item))
+    varying = varying_section(out, loop.node)
+    if varying:
+        return (), varying
     return tuple(out), None
+
+
+def varying_section(items: Iterable[tuple[str, str]], loop: c_ast.Node) -> str | None:
+    """Why an OpenMP reduction item on ``loop`` would be wrong: a section bound the loop changes.
+
+    OpenMP evaluates ``reduction(+:A[i:1][12:1])`` once, when the construct
+    starts: a bound that names the loop's own index, the index of a loop
+    it contains (``collapse``), or any variable the loop assigns, does not
+    name the elements the iterations update. None when every item is fixed.
+    """
+    written = {w.base.name for w in writes(loop) if w.base is not None and w.kind == "whole"}
+    written |= {d.name for d in walk(loop) if isinstance(d, c_ast.Decl) and d.name}
+    for op, item in items:
+        _, _, sections = item.partition("[")
+        names = set(re.findall(r"[A-Za-z_]\w*", sections)) & written
+        if names:
+            return (f"the reduction section {item} depends on {', '.join(sorted(names))}, which the loop "
+                    "changes: OpenMP fixes a section when the loop starts")
+    return None
 
 
 #: largest array section a reduction may privatize: each thread's copy lives on its stack

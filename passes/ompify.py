@@ -31,7 +31,13 @@ from passman import Loop, Module, PassFailed, transformation
 from passman.astutil import copy_node, walk
 
 from .cfacts import user_labels, variables, where
-from .omp_clauses import MAX_SECTION_ELEMENTS, reduction_items, section_lengths, section_size
+from .omp_clauses import (
+    MAX_SECTION_ELEMENTS,
+    reduction_items,
+    section_lengths,
+    section_size,
+    varying_section,
+)
 from .parallel import loop_verdict
 from .parallel_marker import (
     ParallelMarker,
@@ -187,9 +193,15 @@ def ompify_code(module: Module, collapse: bool = True) -> None:
             while len(chain) > 1:
                 inner = [_proven(lp, ParallelMarker.parse(_marker_pragma(lp).string)) for lp in chain[1:]]
                 if all(im is not None for im, _ in inner):
+                    merged = m
                     for im, _ in inner:
-                        m = m.merged(im)
-                    break
+                        merged = merged.merged(im)
+                    # an inner loop's section names an outer index (A[i:1]): not with collapse
+                    if varying_section(merged.reductions, loop.node) is None:
+                        m = merged
+                        break
+                    chain = chain[:-1]
+                    continue
                 chain = chain[: 1 + next(k for k, (im, _) in enumerate(inner) if im is None)]
         for inner_loop in chain[1:]:
             remove_marker(inner_loop)

@@ -10,9 +10,13 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
 def corpus_programs() -> list[list[Path]]:
-    """Every corpus program as a list of its source files (one-file or a folder of units)."""
+    """Every corpus program as a list of its source files (one-file or a folder of units).
+
+    ``fuzz/`` is not a program: it holds the fuzzer's shrunk regression programs
+    (``tests/test_fuzz.py`` runs them).
+    """
     progs = [[p] for p in sorted(CORPUS.glob("*.c"))]
-    for d in sorted(p for p in CORPUS.iterdir() if p.is_dir()):
+    for d in sorted(p for p in CORPUS.iterdir() if p.is_dir() and p.name != "fuzz"):
         progs.append(sorted(d.glob("*.c")))
     return progs
 

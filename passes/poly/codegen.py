@@ -74,7 +74,7 @@ from ..cfacts import (
 )
 from .affine import ctx
 from .facts import function_facts
-from .isl_ast import AstConverter, Instance
+from .isl_ast import AstConverter, Instance, bind_mark, is_pragma_mark
 from .scop import Scop, Statement
 
 # ------------------------------------------------------------------------- schedules
@@ -158,6 +158,27 @@ def _loop_types(schedule: isl.Schedule) -> isl.Schedule:
             if node.get_domain().n_set() > 1 and _leaf_band(node):
                 node = node.band_member_set_ast_loop_type(n - 1, isl.ast_loop_type.separate)
         return node
+
+    return schedule.map_schedule_node_bottom_up(visit)
+
+
+def _bind_marks(schedule: isl.Schedule, names: Sequence[str]) -> isl.Schedule:
+    """The schedule with each pragma mark bound to the iterator of the loop it marks.
+
+    A mark sits above a band; its loop is the band's first member, at the
+    band's schedule depth, so its iterator is ``names[depth]``
+    (:func:`.isl_ast.bind_mark`).
+    """
+
+    def visit(node: isl.ScheduleNode) -> isl.ScheduleNode:
+        if node.get_type() != isl.schedule_node_type.mark:
+            return node
+        text = node.mark_get_id().get_name()
+        child = node.child(0)
+        if not is_pragma_mark(text) or child.get_type() != isl.schedule_node_type.band:
+            return node
+        name = bind_mark(text, names[child.get_schedule_depth()])
+        return node.delete().insert_mark(isl.Id(name, context=ctx()))
 
     return schedule.map_schedule_node_bottom_up(visit)
 
@@ -415,7 +436,7 @@ def generate(
         ids = ids.add(isl.Id(n, context=ctx()))
     build = isl.AstBuild.from_context(scop.context).set_iterators(ids)
     schedule = schedule.align_params(schedule.get_map().get_space())  # parameters only bands use
-    tree = build.node_from_schedule(_loop_types(schedule))
+    tree = build.node_from_schedule(_bind_marks(_loop_types(schedule), names))
     itype, casts, var_types = _types(module, scop)
     conv = AstConverter(
         scop, set(names), itype, scop.nodes[0].coord, casts=casts, var_types=var_types

@@ -57,6 +57,26 @@ _OP = LazyAttribute("islpy", "ast_expr_op_type")
 #: first words of mark names that are pragma texts (``"omp parallel for"``, ``"GCC ivdep"``)
 PRAGMA_WORDS: frozenset[str] = frozenset({"omp", "passman", "GCC", "clang", "acc", "ivdep", "simd"})
 
+#: separates a pragma mark's text from the iterator of the loop it is about (:func:`bind_mark`)
+MARK_LOOP = " @"
+
+
+def is_pragma_mark(text: str) -> bool:
+    """Whether a mark name is a pragma text (its first word is in :data:`PRAGMA_WORDS`)."""
+    words = text.split()
+    return bool(words) and words[0] in PRAGMA_WORDS
+
+
+def bind_mark(text: str, iterator: str) -> str:
+    """The name of a pragma mark that applies only to the loop of ``iterator``.
+
+    isl leaves out a loop that runs once (a tile loop with one tile per
+    wavefront): the mark then sits right above the *next* loop, which the
+    pragma must not reach. The converter puts the pragma on a loop of that
+    iterator only, and drops it when there is none.
+    """
+    return f"{text}{MARK_LOOP}{iterator}"
+
 _BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "pdiv_q": "/", "pdiv_r": "%",
            "zdiv_r": "%", "and_": "&&", "and_then": "&&", "or_": "||", "or_else": "||",
            "eq": "==", "le": "<=", "lt": "<", "ge": ">=", "gt": ">"}  # fmt: skip
@@ -120,12 +140,12 @@ class AstConverter:
         if t == _T.user:
             return [self.user(node.user_get_expr())]
         if t == _T.mark:
-            text = node.mark_get_id().get_name()
+            text, _, iterator = node.mark_get_id().get_name().partition(MARK_LOOP)
             saved, self.canonical = self.canonical, text.split()[:1] in (["omp"], ["passman"])
             inner = self.nodes(node.mark_get_node())
             self.canonical = saved
-            if text.split()[:1] and text.split()[0] in PRAGMA_WORDS:
-                return _put_pragma(inner, text, self.coord)
+            if is_pragma_mark(text):
+                return _put_pragma(inner, text, self.coord, iterator or None)
             return inner
         raise PassFailed(
             f"{self.scop.where}: cannot regenerate the part: unexpected isl AST node {t}"
@@ -504,21 +524,36 @@ def _substitute(root: c_ast.Node, values: dict[str, c_ast.Node]) -> c_ast.Node:
     return root
 
 
-def _put_pragma(items: list[c_ast.Node], text: str, coord: object) -> list[c_ast.Node]:
-    """``#pragma text`` before each outermost loop of ``items`` (through blocks and ``if``)."""
+def _loop_iterator(loop: c_ast.For) -> str | None:
+    decls = loop.init.decls if isinstance(loop.init, c_ast.DeclList) else []
+    return decls[0].name if decls else None
+
+
+def _put_pragma(
+    items: list[c_ast.Node], text: str, coord: object, iterator: str | None = None
+) -> list[c_ast.Node]:
+    """``#pragma text`` before each outermost loop of ``items`` (through blocks and ``if``).
+
+    With ``iterator``, only before loops of that iterator: an outermost loop
+    of another one is the loop below a marked loop that isl left out, and
+    gets no pragma.
+    """
     out: list[c_ast.Node] = []
     for n in items:
         if isinstance(n, c_ast.For):
-            out += [c_ast.Pragma(text, coord), n]
+            if iterator is None or _loop_iterator(n) == iterator:
+                out.append(c_ast.Pragma(text, coord))
+            out.append(n)
             continue
         if isinstance(n, c_ast.Compound):
-            n.block_items = _put_pragma(n.block_items or [], text, coord)
+            n.block_items = _put_pragma(n.block_items or [], text, coord, iterator)
         elif isinstance(n, c_ast.If):
             for attr in ("iftrue", "iffalse"):
                 sub = getattr(n, attr)
                 if isinstance(sub, c_ast.For):
-                    setattr(n, attr, c_ast.Compound([c_ast.Pragma(text, coord), sub], coord))
+                    if iterator is None or _loop_iterator(sub) == iterator:
+                        setattr(n, attr, c_ast.Compound([c_ast.Pragma(text, coord), sub], coord))
                 elif isinstance(sub, c_ast.Compound):
-                    sub.block_items = _put_pragma(sub.block_items or [], text, coord)
+                    sub.block_items = _put_pragma(sub.block_items or [], text, coord, iterator)
         out.append(n)
     return out

@@ -101,11 +101,16 @@ def compute_schedule(scop: Scop, rel: isl.UnionMap, fusion: str = "smart") -> is
         try:
             return sc.compute_schedule()
         except isl.Error as err:
-            if "quota" not in str(err) and "operations" not in str(err):
-                raise
+            if "quota" in str(err) or "operations" in str(err):
+                raise PassFailed(
+                    f"{scop.where}: isl's scheduler gave up after {MAX_OPERATIONS} operations "
+                    f"(fusion {fusion}); the part is left as it is"
+                ) from None
+            # e.g. "unable to carry dependences": isl found no schedule with these options
+            reason = str(err).split(" in /", 1)[0].removeprefix("call to ")
             raise PassFailed(
-                f"{scop.where}: isl's scheduler gave up after {MAX_OPERATIONS} operations "
-                f"(fusion {fusion}); the part is left as it is"
+                f"{scop.where}: isl's scheduler found no schedule (fusion {fusion}): {reason}; "
+                "the part is left as it is"
             ) from None
         finally:
             c.set_max_operations(0)
@@ -302,15 +307,23 @@ def schedule_part(
 ) -> tuple[isl.Schedule, TreeReport]:
     """The optimised schedule of one part (not yet checked) and what it gained."""
     rel = validity(deps)
-    best = optimize_tree(scop, compute_schedule(scop, rel, fusion), rel, options)
-    if fusion == "smart":
-        # isl's outer-coincidence heuristic finds outer parallel loops, but on time-iterated
-        # stencils only a hyperplane of points, and it fuses nests at the price of tiling
-        # depth: try the Pluto-like permutable bands and no fusion too, keep the best
-        for other in ("pluto", "none"):
-            got = optimize_tree(scop, compute_schedule(scop, rel, other), rel, options)
-            if got[1].score() > best[1].score():
-                best = got
+    # isl's outer-coincidence heuristic finds outer parallel loops, but on time-iterated
+    # stencils only a hyperplane of points, and it fuses nests at the price of tiling
+    # depth: with "smart", try the Pluto-like permutable bands and no fusion too, keep the best
+    policies = [fusion] + (["pluto", "none"] if fusion == "smart" else [])
+    best: tuple[isl.Schedule, TreeReport] | None = None
+    failure: PassFailed | None = None
+    for policy in policies:
+        try:
+            got = optimize_tree(scop, compute_schedule(scop, rel, policy), rel, options)
+        except PassFailed as err:  # isl found nothing with this policy: the others may
+            failure = failure or err
+            continue
+        if best is None or got[1].score() > best[1].score():
+            best = got
+    if best is None:
+        assert failure is not None
+        raise failure
     return best
 
 
@@ -405,7 +418,11 @@ def auto_schedule(
         why = part_problem(part)
         if why is None:
             part_deps = deps.of_scop(part)
-            sched, report = schedule_part(part, part_deps, fusion, options)
+            try:
+                sched, report = schedule_part(part, part_deps, fusion, options)
+            except PassFailed as err:
+                reasons.append(str(err))
+                continue
             steps = (
                 None
                 if force_wavefront or not report.wavefronts
