@@ -233,7 +233,7 @@ def varying_section(items: Iterable[tuple[str, str]], loop: c_ast.Node) -> str |
     """
     written = {w.base.name for w in writes(loop) if w.base is not None and w.kind == "whole"}
     written |= {d.name for d in walk(loop) if isinstance(d, c_ast.Decl) and d.name}
-    for op, item in items:
+    for _, item in items:
         _, _, sections = item.partition("[")
         names = set(re.findall(r"[A-Za-z_]\w*", sections)) & written
         if names:
