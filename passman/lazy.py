@@ -59,7 +59,10 @@ class LazyAttribute:
     def __init__(self, module: str, attribute: str):
         self._module = module
         self._attribute = attribute
+        self._target: Any = None
 
     def __getattr__(self, name: str) -> Any:
-        target = getattr(importlib.import_module(self._module), self._attribute)
+        target = self._target
+        if target is None:  # once: hot loops (isl AST conversion) look attributes up millions of times
+            target = self._target = getattr(importlib.import_module(self._module), self._attribute)
         return getattr(target, name)

@@ -35,7 +35,8 @@ operands, are refused.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import islpy as isl
 from pycparser import c_ast
@@ -59,6 +60,40 @@ _COMPARE = {"<": "lt_set", "<=": "le_set", ">": "gt_set", ">=": "ge_set", "==": 
 def ctx() -> isl.Context:
     """The isl context every polyhedral object of passman lives in."""
     return isl.DEFAULT_CONTEXT
+
+
+#: the budgets in force (isl has one operation counter per context: the outermost one counts)
+_budgets: list[int] = []
+
+
+@contextmanager
+def operation_budget(operations: int) -> Iterator[None]:
+    """Run the block under isl's operation limit: isl raises ``isl.Error`` when it runs out.
+
+    The limit counts isl's elementary operations, so a refusal is the same on
+    every machine (a wall-clock limit is not possible: isl holds the
+    interpreter while it works). Inside another budget the outer one counts.
+    Tell its error from others with :func:`out_of_operations`.
+    """
+    c = ctx()
+    if _budgets:
+        yield
+        return
+    _budgets.append(operations)
+    c.reset_operations()
+    c.set_max_operations(operations)
+    try:
+        yield
+    finally:
+        c.set_max_operations(0)
+        c.reset_operations()
+        _budgets.pop()
+
+
+def out_of_operations(err: Exception) -> bool:
+    """Whether an ``isl.Error`` says that an :func:`operation_budget` ran out."""
+    text = str(err)
+    return isinstance(err, isl.Error) and ("operations" in text or "quota" in text)
 
 
 def literal_value(c: c_ast.Constant) -> tuple[int, bool] | None:

@@ -62,6 +62,7 @@ from pycparser import c_ast
 
 from passman import Module, PassFailed
 from passman.astutil import copy_node, parent_map, replace_child, same_tree, walk
+from passman.deadline import Clock, DeadlineExceeded, run_with_deadline
 
 from ..cfacts import (
     INT_RANGES,
@@ -76,6 +77,10 @@ from .affine import ctx
 from .facts import function_facts
 from .isl_ast import AstConverter, Instance, bind_mark, is_pragma_mark
 from .scop import Scop, Statement
+
+#: seconds isl's AST generation may take on one part (then: PassFailed); the corpus
+#: needs well under one
+AST_SECONDS = 8.0
 
 # ------------------------------------------------------------------------- schedules
 
@@ -408,7 +413,12 @@ def _types(module: Module, scop: Scop) -> tuple[str, set[str], dict[str, c_ast.N
 
 
 def generate(
-    module: Module, scop: Scop, schedule: isl.Schedule, *, iterator_prefix: str = "c"
+    module: Module,
+    scop: Scop,
+    schedule: isl.Schedule,
+    *,
+    iterator_prefix: str = "c",
+    clock: Clock | None = None,
 ) -> list[c_ast.Node]:
     """C statements that execute the part's statement instances in the order of ``schedule``.
 
@@ -417,7 +427,8 @@ def generate(
     marks). Neither ``module`` nor ``scop`` is modified; splice the result
     in place of ``scop.nodes`` with :func:`replace_part`. Raises
     :class:`PassFailed` for a part it cannot regenerate (see the module
-    docstring).
+    docstring), or whose code isl does not generate in :data:`AST_SECONDS`
+    (less when ``clock`` has less left).
     """
     live = _check_part(module, scop)
     taken = names_in_scope(module.ast, module.cu.ast.ext)
@@ -436,7 +447,19 @@ def generate(
         ids = ids.add(isl.Id(n, context=ctx()))
     build = isl.AstBuild.from_context(scop.context).set_iterators(ids)
     schedule = schedule.align_params(schedule.get_map().get_space())  # parameters only bands use
-    tree = build.node_from_schedule(_bind_marks(_loop_types(schedule), names))
+    schedule = _bind_marks(_loop_types(schedule), names)
+    # isl's AST generation can take minutes (unequal tiles in a wavefront): a child process
+    # tries it first under a time limit
+    seconds = AST_SECONDS if clock is None else min(AST_SECONDS, clock.left())
+    try:
+        run_with_deadline(lambda: build.node_from_schedule(schedule) and None, seconds,
+                          what="isl's code generation")
+    except DeadlineExceeded:
+        raise PassFailed(
+            f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
+            "the part is left as it is"
+        ) from None
+    tree = build.node_from_schedule(schedule)
     itype, casts, var_types = _types(module, scop)
     conv = AstConverter(
         scop, set(names), itype, scop.nodes[0].coord, casts=casts, var_types=var_types

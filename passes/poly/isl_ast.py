@@ -331,9 +331,9 @@ class AstConverter:
     def operation(self, e: isl.AstExpr) -> c_ast.Node:
         """An isl operation that is not affine (divisions, conditions, ``min``/``max`` inside sums)."""
         op = e.get_op_type().name
-        args = [self.expr(e.get_op_arg(k)) for k in range(e.get_op_n_arg())]
         if op in ("min", "max"):
             return self.expr(e)
+        args = [self.expr(e.get_op_arg(k)) for k in range(e.get_op_n_arg())]
         if op in _BINARY:
             return c_ast.BinaryOp(_BINARY[op], args[0], args[1])
         if op in ("cond", "select"):
@@ -371,8 +371,14 @@ class AstConverter:
                 return {n: -1 if n in self.negated else 1}, 0
             return {self.scop.names.get(n, n): 1}, 0
         op = e.get_op_type().name
-        args = [self.linear(e.get_op_arg(k), atoms) for k in range(e.get_op_n_arg())]
         out: tuple[dict[str, int], int] | None = None
+        # only sums and products can be affine: anything else is an atom at once (converting
+        # its operands here and again in :meth:`operation` doubles the work at every level)
+        args = (
+            [self.linear(e.get_op_arg(k), atoms) for k in range(e.get_op_n_arg())]
+            if op in ("minus", "add", "sub", "mul")
+            else [None]
+        )
         if any(a is None for a in args):
             pass
         elif op == "minus":

@@ -18,14 +18,22 @@ All functions return new values; nothing is mutated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import islpy as isl
 
 from passman.lazy import LazyAttribute
 
-from .affine import involves_param, param_names, project_out_params, rename_param
+from .affine import (
+    involves_param,
+    operation_budget,
+    param_names,
+    project_out_params,
+    rename_param,
+)
 
 _DT = LazyAttribute("islpy", "dim_type")
 _MAX_UNDER = 3
@@ -50,17 +58,50 @@ def may(s: isl.Set) -> Reg:
     return Reg(s, isl.Set.empty(s.get_space()), False)
 
 
+#: seconds one region analysis of a function spends on exact set operations; past them,
+#: differences and hulls are coarse (still sound) over-approximations
+REGION_SECONDS = 3.0
+
+#: end times of the :func:`time_limit` blocks in force (the earliest counts)
+_ends: list[float] = []
+
+
+@contextmanager
+def time_limit(seconds: float = REGION_SECONDS) -> Iterator[None]:
+    """Within the block, once ``seconds`` have passed, :func:`minus` and hulls answer coarsely.
+
+    Each isl call is bounded by its operation budget, but a function with
+    hundreds of accesses makes hundreds of them: past the limit a difference
+    keeps its first operand (``over``; nothing certain), a hull is isl's
+    simple hull. Both over-approximate, so the analyses stay sound; they
+    only see less.
+    """
+    end = time.monotonic() + seconds
+    _ends.append(min(end, _ends[-1]) if _ends else end)
+    try:
+        yield
+    finally:
+        _ends.pop()
+
+
+def _late() -> bool:
+    return bool(_ends) and time.monotonic() > _ends[-1]
+
+
 def _hull(s: isl.Set) -> tuple[isl.Set, bool]:
     """``(convex set containing s, whether it equals s)``.
 
     The convex hull, as PIPS computes it; isl's hull can be costly on sets
     with existential variables or many parameters, so it runs under an
-    operation budget and falls back to the (cheaper, coarser) simple hull.
+    operation budget and falls back to the (cheaper, coarser) simple hull,
+    as it does at once when the :func:`time_limit` is spent.
     """
     s = s.coalesce()
     if s.n_basic_set() <= 1:
         return s, True
     src = s.remove_divs() if s.involves_locals() else s
+    if _late():
+        return isl.Set.from_basic_set(src.simple_hull()).coalesce(), False
     h = bounded(lambda: isl.Set.from_basic_set(src.convex_hull()))
     if h is None:
         h = isl.Set.from_basic_set(src.simple_hull())
@@ -74,16 +115,11 @@ OPERATION_BUDGET = 200_000
 
 def bounded(fn):
     """``fn()`` under isl's operation budget; None if it ran out."""
-    c = isl.DEFAULT_CONTEXT
-    c.reset_operations()
-    c.set_max_operations(OPERATION_BUDGET)
     try:
-        return fn()
+        with operation_budget(OPERATION_BUDGET):
+            return fn()
     except isl.Error:
         return None
-    finally:
-        c.set_max_operations(0)
-        c.reset_operations()
 
 
 def _trim(s: isl.Set) -> isl.Set:
@@ -136,6 +172,8 @@ def minus(a: Reg, b: Reg, hull: bool = True) -> Reg:
     ``hull=False`` keeps the difference exact (possibly not convex), for a
     caller that projects before making it convex (a loop's IN regions).
     """
+    if _late():  # past the time limit: all of ``a`` may remain, none of it surely
+        return convex(Reg(a.over, isl.Set.empty(a.under.get_space()), False))
     o = a.over.subtract(b.under).coalesce()
     u = a.under.subtract(b.over).coalesce()
     r = Reg(o, u, a.exact and b.exact)

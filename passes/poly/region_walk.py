@@ -207,7 +207,8 @@ class Walker:
         for d in self.f.names.decls:
             if variable_decl(d) and d.name:
                 self.names.setdefault(self.f.isl_name(d), d.name)
-        self.stmt(self.f.func.body)
+        with rs.time_limit():
+            self.stmt(self.f.func.body)
         for k in list(self.f._by_isl):
             self.names.setdefault(k, self.f.c_name(k))
 
@@ -619,7 +620,8 @@ class Walker:
         """OUT regions of every statement (see :mod:`.region_out`)."""
         from .region_out import out_regions
 
-        return out_regions(self)
+        with rs.time_limit():
+            return out_regions(self)
     def summary(self, modes: tuple[str, ...] = ("R", "W")):
         from .region_calls import summarize
 

@@ -40,9 +40,10 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import Module, PassFailed, transformation
+from passman.deadline import Clock, DeadlineExceeded, run_with_deadline
 
 from ..cfacts import where
-from .affine import ctx
+from .affine import ctx, operation_budget, out_of_operations
 from .codegen import schedule_nodes
 from .dependences import Dependence, Dependences
 from .scop import Scop
@@ -52,6 +53,14 @@ FUSIONS = ("smart", "none", "max")
 
 #: the most elementary operations isl's scheduler may spend on one part (then: PassFailed)
 MAX_OPERATIONS = 20_000_000
+
+#: seconds isl's scheduler may take on one part with one fusion policy (then: PassFailed);
+#: every corpus part takes less than one
+POLICY_SECONDS = 8.0
+
+#: seconds ``auto_schedule`` gives isl on one function, all parts (scheduling and code
+#: generation): the parts left when they are spent stay as they are
+FUNCTION_SECONDS = 20.0
 
 #: isl scheduler options per fusion policy
 _FUSION_OPTIONS = {
@@ -73,13 +82,17 @@ def validity(deps: Iterable[Dependence]) -> isl.UnionMap:
     return out.coalesce()
 
 
-def compute_schedule(scop: Scop, rel: isl.UnionMap, fusion: str = "smart") -> isl.Schedule:
+def compute_schedule(
+    scop: Scop, rel: isl.UnionMap, fusion: str = "smart", clock: Clock | None = None
+) -> isl.Schedule:
     """isl's schedule of a part: validity, proximity and coincidence are all ``rel``.
 
     ``fusion``: ``"smart"`` (fuse when no outer parallelism is lost),
     ``"none"`` (one loop nest per strongly connected component) or ``"max"``
     (fuse as much as the dependences allow). The shared isl context's
-    scheduler options are restored afterwards.
+    scheduler options are restored afterwards. isl computes it in a child
+    process given at most :data:`POLICY_SECONDS` (less if ``clock`` has
+    less left): past that, or past :data:`MAX_OPERATIONS`, the pass fails.
     """
     if fusion not in _FUSION_OPTIONS:
         raise PassFailed(
@@ -96,12 +109,22 @@ def compute_schedule(scop: Scop, rel: isl.UnionMap, fusion: str = "smart") -> is
             sc = sc.set_validity(rel).set_proximity(rel).set_coincidence(rel)
         # isl's scheduler can take minutes on some parts (constant-size boxes of 3-D stencils):
         # bound its work and refuse rather than hang
-        c.reset_operations()
-        c.set_max_operations(MAX_OPERATIONS)
+        seconds = POLICY_SECONDS if clock is None else min(POLICY_SECONDS, clock.left())
+
+        def compute() -> str:
+            with operation_budget(MAX_OPERATIONS):
+                return sc.compute_schedule().to_str()
+
         try:
-            return sc.compute_schedule()
+            text = run_with_deadline(compute, seconds, what="isl's scheduler")
+            return isl.Schedule.read_from_str(c, text)
+        except DeadlineExceeded:
+            raise PassFailed(
+                f"{scop.where}: isl's scheduler did not finish in {seconds:.0f} s (fusion {fusion}); "
+                "the part is left as it is"
+            ) from None
         except isl.Error as err:
-            if "quota" in str(err) or "operations" in str(err):
+            if out_of_operations(err):
                 raise PassFailed(
                     f"{scop.where}: isl's scheduler gave up after {MAX_OPERATIONS} operations "
                     f"(fusion {fusion}); the part is left as it is"
@@ -112,9 +135,6 @@ def compute_schedule(scop: Scop, rel: isl.UnionMap, fusion: str = "smart") -> is
                 f"{scop.where}: isl's scheduler found no schedule (fusion {fusion}): {reason}; "
                 "the part is left as it is"
             ) from None
-        finally:
-            c.set_max_operations(0)
-            c.reset_operations()
     finally:
         for name, value in saved.items():
             getattr(c, f"set_schedule_{name}")(value)
@@ -206,13 +226,17 @@ def part_problem(scop: Scop) -> str | None:
 
 
 def apply_to_part(
-    module: Module, scop: Scop, deps: list[Dependence], schedule: isl.Schedule
+    module: Module,
+    scop: Scop,
+    deps: list[Dependence],
+    schedule: isl.Schedule,
+    clock: Clock | None = None,
 ) -> None:
     """Check ``schedule`` against ``deps`` and replace the part's code by the code it generates."""
     from .codegen import generate, replace_part
 
     check_schedule(scop, deps, schedule)
-    nodes = generate(module, scop, schedule)
+    nodes = generate(module, scop, schedule, clock=clock)
     replace_part(module, scop, nodes)
 
 
@@ -303,7 +327,11 @@ def parse_sizes(text: str) -> tuple[int, ...]:
 
 
 def schedule_part(
-    scop: Scop, deps: list[Dependence], fusion: str, options: TilingOptions
+    scop: Scop,
+    deps: list[Dependence],
+    fusion: str,
+    options: TilingOptions,
+    clock: Clock | None = None,
 ) -> tuple[isl.Schedule, TreeReport]:
     """The optimised schedule of one part (not yet checked) and what it gained."""
     rel = validity(deps)
@@ -315,7 +343,7 @@ def schedule_part(
     failure: PassFailed | None = None
     for policy in policies:
         try:
-            got = optimize_tree(scop, compute_schedule(scop, rel, policy), rel, options)
+            got = optimize_tree(scop, compute_schedule(scop, rel, policy, clock), rel, options)
         except PassFailed as err:  # isl found nothing with this policy: the others may
             failure = failure or err
             continue
@@ -325,6 +353,35 @@ def schedule_part(
         assert failure is not None
         raise failure
     return best
+
+
+def _reschedule(
+    module: Module,
+    part: Scop,
+    deps: Dependences,
+    fusion: str,
+    options: TilingOptions,
+    force_wavefront: bool,
+    cache_size: int,
+    clock: Clock,
+) -> str | None:
+    """Reschedule one part of ``auto_schedule``: None when done, else why it is left as it is."""
+    part_deps = deps.of_scop(part)
+    try:
+        sched, report = schedule_part(part, part_deps, fusion, options, clock)
+    except PassFailed as err:
+        return str(err)
+    if not (force_wavefront or not report.wavefronts):
+        steps = time_tiling_pays(module, part, deps, cache_size)
+        if steps is not None:
+            return steps
+    if not (report.tiled or report.parallel) and same_order(part, sched):
+        return f"{part.where}: nothing to improve (no tile, no parallel loop, same order)"
+    try:
+        apply_to_part(module, part, part_deps, sched, clock)
+    except PassFailed as err:
+        return str(err)
+    return None
 
 
 @transformation(scope="module", requires=["dependences"], preserves=["callgraph"])
@@ -414,30 +471,18 @@ def auto_schedule(
         raise PassFailed(f"{module.name}: no static control part")
     reasons: list[str] = []
     done = 0
+    clock = Clock(FUNCTION_SECONDS)
     for part in reversed(parts):  # later parts first: earlier parts' nodes keep their places
         why = part_problem(part)
         if why is None:
-            part_deps = deps.of_scop(part)
-            try:
-                sched, report = schedule_part(part, part_deps, fusion, options)
-            except PassFailed as err:
-                reasons.append(str(err))
-                continue
-            steps = (
-                None
-                if force_wavefront or not report.wavefronts
-                else time_tiling_pays(module, part, deps, cache_size)
-            )
-            if steps is not None:
-                why = steps
-            elif not (report.tiled or report.parallel) and same_order(part, sched):
-                why = f"{part.where}: nothing to improve (no tile, no parallel loop, same order)"
+            if clock.expired():
+                why = (f"{part.where}: the function's {FUNCTION_SECONDS:.0f} s for isl are spent; "
+                       "the part is left as it is")
             else:
-                try:
-                    apply_to_part(module, part, part_deps, sched)
-                    done += 1
-                except PassFailed as err:
-                    why = str(err)
+                why = _reschedule(
+                    module, part, deps, fusion, options, force_wavefront, cache_size, clock
+                )
+            done += why is None
         if why is not None:
             reasons.append(why)
     if not done:
