@@ -153,6 +153,10 @@ class _Scalarizer:
         copy_out = is_written and (
             id(body) not in self.out_regions.table or any(r.var == d.name for r in self.out_regions.of(body))
         )
+        if copy_out and not copy_in and not _surely_assigned(body, refs):
+            # the store after the body must put back the old value where the body did not write
+            # (an inner loop that runs zero times, a write under an if): load it first
+            copy_in = True
         if not any(_in_inner_loop(body, r) for r in refs) and (copy_in or copy_out or len(refs) < 2):
             return None  # nothing to gain: a load and a store per iteration, as before
         inner = _single_loop(body)
@@ -234,6 +238,16 @@ def scalarization(module: Module, break_perfect_nest: bool = False) -> None:
         sc.loop(s.label, s.node)
     if not sc.changed:
         raise PassFailed(sc.reasons[0] if sc.reasons else f"{module.name}: no array element to scalarize")
+
+
+def _surely_assigned(body: c_ast.Node, refs: list[c_ast.ArrayRef]) -> bool:
+    """Whether a statement of ``body`` itself (not under a loop or an ``if``) assigns one of ``refs``."""
+    ids = {id(r) for r in refs}
+    items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+    return any(
+        isinstance(item, c_ast.Assignment) and item.op == "=" and id(item.lvalue) in ids
+        for item in items
+    )
 
 
 # ---------------------------------------------------------------------- privatize
