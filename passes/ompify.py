@@ -129,7 +129,10 @@ def _proven(loop: Loop, m: ParallelMarker) -> tuple[ParallelMarker | None, str]:
     need, why = reduction_items(loop, v) if v.reductions else ((), None)
     if why:
         return None, f"{head}: {why}"
-    return m.merged(ParallelMarker(tuple(v.private), tuple(v.lastprivate), need)), ""
+    # the analysis says which reductions the loop needs, on the code as it is now: a marker's own
+    # reduction items may name what an earlier pass rewrote (C[k:1] after k became kk + 3)
+    own = ParallelMarker(m.private, m.lastprivate, ())
+    return own.merged(ParallelMarker(tuple(v.private), tuple(v.lastprivate), need)), ""
 
 
 @transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"])
@@ -196,8 +199,10 @@ def ompify_code(module: Module, collapse: bool = True) -> None:
                     merged = m
                     for im, _ in inner:
                         merged = merged.merged(im)
-                    # an inner loop's section names an outer index (A[i:1]): not with collapse
-                    if varying_section(merged.reductions, loop.node) is None:
+                    # an inner loop's section names an outer index (A[i:1]), or the loops reduce
+                    # different sections of one array (OpenMP takes one per variable): no collapse
+                    bases = [_base(item) for _, item in merged.reductions]
+                    if varying_section(merged.reductions, loop.node) is None and len(set(bases)) == len(bases):
                         m = merged
                         break
                     chain = chain[:-1]
