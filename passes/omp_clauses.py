@@ -151,11 +151,10 @@ def _other_access(loop: Loop, r) -> str | None:
         while id(node) in parents and not isinstance(parents[id(node)], holders):
             node = parents[id(node)]
         stmts.update(id(n) for n in walk(node))
-        for n in walk(node):
-            if isinstance(n, c_ast.Assignment):
-                updated.add("".join(to_c(n.lvalue).split()))
-            elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
-                updated.add("".join(to_c(n.expr).split()))
+        for w in writes(node):
+            if not w.address:
+                target = w.node.lvalue if isinstance(w.node, c_ast.Assignment) else w.node.expr
+                updated.add("".join(to_c(target).split()))
     for n in walk(loop.node):
         if not (isinstance(n, c_ast.ID) and n.name == r.var):
             continue
