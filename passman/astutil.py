@@ -138,3 +138,18 @@ def called_names(node: c_ast.Node) -> list[str]:
         for n in walk(node)
         if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
     ]
+
+
+def deepest(node: c_ast.Node) -> tuple[int, c_ast.Node]:
+    """The depth of the tree rooted at ``node`` (``node`` alone: 1) and its deepest node.
+
+    Iterative, so that it measures trees too deep for recursive walks.
+    """
+    best, best_node = 0, node
+    stack = [(node, 1)]
+    while stack:
+        n, d = stack.pop()
+        if d > best:
+            best, best_node = d, n
+        stack.extend((c, d + 1) for _, c in n.children())
+    return best, best_node

@@ -15,8 +15,9 @@ class PassmanError(Exception):
 class InvalidInput(PassmanError):
     """The user asked for something ill-formed.
 
-    No such file, loop, module or property; C that does not parse
-    (the message then starts with ``file:line:col: error:``).
+    No such file, loop, module or property; C that does not parse or that a C
+    compiler rejects (:mod:`passman.semantic`; the message then starts with
+    ``file:line:col: error:``).
     """
 
 

@@ -13,18 +13,29 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pycparser import c_ast, c_parser
 
-from .errors import InvalidInput
+from .astutil import deepest
+from .errors import InvalidInput, located
+from .semantic import check_unit
 
 #: Include folders searched before any ``-I`` of the user (library headers).
 SYSTEM_INCLUDE_DIRS: list[Path] = []
 
 #: Macros defined for every preprocessing run.
 PREDEFINED = ["-D__passman__=1"]
+
+#: The deepest syntax tree passman accepts: the printer and the passes walk
+#: trees recursively, a few Python frames a level. Parsing raises the
+#: interpreter's recursion limit to :data:`RECURSION_LIMIT` (never lowers it);
+#: 1,000 levels (a sum of 1,000 terms) then go through the OpenMP recipe, and
+#: deeper code is refused with its location instead of a RecursionError.
+MAX_NESTING = 1000
+RECURSION_LIMIT = 10 * MAX_NESTING
 
 _DIRECTIVE = re.compile(r"^\s*#\s*(include|define|undef)\b(.*)$")
 
@@ -71,7 +82,10 @@ def preprocess(path: Path, cppflags: list[str]) -> str:
     cmd += list(cppflags)
     name = str(path)
     cmd += ["-x", "c", name if not name.startswith("-") else f"./{name}"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{path}: error: the file or a header it includes is not UTF-8 text") from None
     if proc.returncode != 0:
         lines = [ln for ln in proc.stderr.splitlines() if "error" in ln]
         first = lines[0] if lines else proc.stderr.strip().splitlines()[-1:] or ["preprocessing failed"]
@@ -85,7 +99,8 @@ def _parse_error_message(parser: c_parser.CParser, err: Exception, default_file:
     text = str(err)
     m = re.match(r"^(.*?):(\d+):(\d+): (.*)$", text)
     if m:
-        return f"{m.group(1)}:{m.group(2)}:{m.group(3)}: error: {m.group(4)}"
+        what = re.sub(r"^before: (.*)$", r"syntax error before '\1'", m.group(4))
+        return f"{m.group(1)}:{m.group(2)}:{m.group(3)}: error: {what}"
     msg = text.split(": ", 1)[1] if ": " in text else text
     try:  # pycparser sometimes reports only the file: find the offending token
         tok = parser._peek()
@@ -106,6 +121,18 @@ def parse_text(text: str, filename: str) -> c_ast.FileAST:
         raise InvalidInput(_parse_error_message(parser, err, filename)) from None
     except (AssertionError, IndexError, TypeError, ValueError) as err:  # parser bugs on odd input
         raise InvalidInput(f"{filename}: error: cannot parse: {err}") from None
+    except RecursionError:
+        raise InvalidInput(f"{filename}: error: code nested too deeply to parse") from None
+
+
+def check_nesting(ast: c_ast.FileAST, filename: str, limit: int = MAX_NESTING) -> None:
+    """Refuse a syntax tree deeper than ``limit`` (see :data:`MAX_NESTING`)."""
+    depth, node = deepest(ast)
+    if depth > limit:
+        message = f"code nested {depth} levels deep; passman handles at most {limit}"
+        if node.coord is None:
+            raise InvalidInput(f"{filename}: error: {message}")
+        raise InvalidInput(located(node.coord, message))
 
 
 def scan_directives(source: str, everything: bool = False) -> list[str]:
@@ -144,7 +171,7 @@ def local_includes(source: str, directory: Path) -> list[Path]:
 
 
 def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFile:
-    """Preprocess and parse one C file."""
+    """Preprocess and parse one C file, then check it as a C compiler would (:mod:`.semantic`)."""
     p = Path(path)
     if not p.is_file():
         raise InvalidInput(f"{path}: error: no such file")
@@ -153,7 +180,11 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
     except (OSError, UnicodeDecodeError) as err:
         raise InvalidInput(f"{path}: error: cannot read: {err}") from None
     text = preprocess(p, cppflags or [])
+    if sys.getrecursionlimit() < RECURSION_LIMIT:
+        sys.setrecursionlimit(RECURSION_LIMIT)
     ast = parse_text(text, str(p))
+    check_nesting(ast, str(p))
+    check_unit(ast, text)
     return ParsedFile(
         path=p,
         coord_name=str(p),

@@ -13,7 +13,9 @@
 * :mod:`.case`: a seed and a mode make a case; judging it;
 * :mod:`.shrink`: a failing case reduced to a small program, saved;
 * :mod:`.campaign`: many cases in parallel processes, a table;
-* :mod:`.known`: the bug classes known before the fuzzer, in its form.
+* :mod:`.known`: the bug classes known before the fuzzer, in its form;
+* :mod:`.mutate`: the invalid-C half: corpus programs mutated at random,
+  judged against ``gcc -fsyntax-only`` (``python -m passman.fuzz.mutate``).
 
 The package imports nothing here, so that ``python -m passman.fuzz.steps``
 (the child process of the api mode) runs its module once.
