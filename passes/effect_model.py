@@ -230,6 +230,16 @@ def _function_scope(module: Module) -> FunctionScope:
     return FunctionScope(func, names, types, param_decls(func))
 
 
+def current_names(module: Module) -> NameTable:
+    """Name resolution of the function as it is now, not as cached.
+
+    A pass that rewrites one part of a function and then examines another
+    must use this: the cached table does not bind the identifiers of the
+    code it generated (``id`` of new nodes, possibly reused ids).
+    """
+    return resolve_names(module.ast, module.ws.rm.get("unit_scope", module).names)
+
+
 def param_decls(func: c_ast.FuncDef) -> list[c_ast.Decl]:
     ftype = func.decl.type
     params = ftype.args.params if isinstance(ftype, c_ast.FuncDecl) and ftype.args else []

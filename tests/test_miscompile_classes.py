@@ -14,6 +14,10 @@ pinned where its root cause was:
 * E: a reduction section naming an index of the collapsed nest.
 * F: isl's scheduler failing ("unable to carry dependences") escaped as an
   internal error.
+* G: a rewritten later part hid, from the cached name table, that it reads
+  an earlier loop's index after the loop (the index's final value was lost).
+* H: a pointer formal that a call binds to a global the function names, or
+  to the array another formal gets, was assumed to overlap nothing.
 """
 
 from __future__ import annotations
@@ -273,4 +277,91 @@ def test_isl_finding_no_schedule_is_a_refusal_or_a_correct_schedule(write_c, tmp
         ws["main"].auto_schedule(pragma="omp parallel for")
     except PassFailed:
         assert ws["main"].code == before
+    same_at_every_thread_count(ws, src, tmp_path)
+
+
+# G: the later part is rescheduled first (with i as a parameter); checking the earlier
+# part then looked the new code up in the cached name table, which does not bind it,
+# and missed that i's final value is read after its loop
+G = PROLOGUE + """
+double a[4][8], c[16][8];
+int main(void)
+{
+    int i, j;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j < 8; j++)
+            a[i][j] = i + j;
+    for (j = 0; j < 8; j++)
+        c[i][j] = i * j;
+    printf("%g %g\\n", a[3][7], c[4][7]);
+    return 0;
+}
+"""
+
+
+def test_a_loop_index_read_after_its_loop_in_a_rescheduled_part_keeps_its_value(write_c, tmp_path):
+    src = write_c(G)
+    ws = Workspace(str(src))
+    ws["main"].auto_schedule(pragma="omp parallel for")  # the later part, at least
+    assert "c[i][" in ws["main"].code  # the first nest is left as written: i is live after it
+    same_at_every_thread_count(ws, src, tmp_path)
+
+
+# H: a pointer formal bound by the only call to a global array the function also names
+# (v1 is x1): the two nests were reordered, and v[i] = x[i - 1] + 1 parallelized
+H_GLOBAL = PROLOGUE + """
+#define N 16
+double x1[N], x2[N], A[N][N];
+void k(int n, double A[n][n], double *v1, double *v2)
+{
+    int i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            v1[i] = v1[i] + A[i][j];
+    for (j = 0; j < n; j++)
+        v2[j] = x1[j] * 2;
+}
+int main(void)
+{
+    int i, j;
+    for (i = 0; i < N; i++) { x1[i] = i; x2[i] = 0; for (j = 0; j < N; j++) A[i][j] = i * j % 7; }
+    k(N, A, x1, x2);
+    double s = 0;
+    for (i = 0; i < N; i++) s += x2[i] * (i + 1);
+    printf("%.17g\\n", s);
+    return 0;
+}
+"""
+
+H_TWICE = PROLOGUE + """
+#define N 5000
+double x[N];
+void shift(int n, double *v, double *w)
+{
+    int i;
+    for (i = 1; i < n; i++)
+        w[i] = v[i - 1] + 1;
+}
+int main(void)
+{
+    int i;
+    for (i = 0; i < N; i++) x[i] = 0;
+    shift(N, x, x);
+    double s = 0;
+    for (i = 0; i < N; i++) s += x[i] * (i % 7);
+    printf("%.17g\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("code", [H_GLOBAL, H_TWICE], ids=["formal-is-a-global", "one-array-twice"])
+def test_formals_bound_to_the_same_memory_are_not_assumed_apart(write_c, tmp_path, code):
+    src = write_c(code)
+    ws = Workspace(str(src))
+    for m in ws.all_functions:
+        try:
+            m.auto_schedule(pragma="omp parallel for")
+        except PassFailed:
+            pass
     same_at_every_thread_count(ws, src, tmp_path)

@@ -291,7 +291,14 @@ def test_every_corpus_program(files):
 
 
 def test_regions_of_a_function_survive_changes_elsewhere():
-    """Resources are per function: editing one function keeps the others' regions cached."""
+    """Resources are per function: editing one function keeps the others' regions cached.
+
+    Except where the analysis reads the callers: a function that writes
+    through one of several pointer formals (axpy, matvec) checks at every
+    call that the arguments do not overlap, so its static control parts (and
+    what is built on them, up to the regions of their callers) follow any
+    change that may add a call.
+    """
     ws = Workspace(CORPUS / "multi_function.c")
     names = [m.name for m in ws.all_functions]
     kinds = ("regions", "scops", "dependences", "preconditions")
@@ -302,8 +309,10 @@ def test_regions_of_a_function_survive_changes_elsewhere():
     for n in names:
         for r in kinds:
             again = ws[n].resource(r)
-            assert (again is before[n, r]) == (n != "main"), (n, r)
-    assert ws.computations["region_analysis"] == count + 1
+            follows_callers = (n in ("axpy", "matvec") and r != "preconditions") or (
+                (n, r) == ("pipeline", "regions"))  # it translates axpy's summary at its call
+            assert (again is before[n, r]) == (n != "main" and not follows_callers), (n, r)
+    assert ws.computations["region_analysis"] == count + 4  # main, axpy, matvec, pipeline
 
 
 DGEMM = r"""

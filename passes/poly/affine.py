@@ -399,7 +399,10 @@ def rename_param(s: isl.Set | isl.Map, old: str, new: str) -> isl.Set | isl.Map:
 
 def constant_extent(s: isl.Set, dim: int) -> int | None:
     """How many values set dimension ``dim`` of ``s`` spans (max - min + 1), None unless both are constants."""
-    lo, hi = s.dim_min(dim), s.dim_max(dim)
+    try:
+        lo, hi = s.dim_min(dim), s.dim_max(dim)
+    except isl.Error:  # unbounded
+        return None
     if not (lo.is_cst() and hi.is_cst()):
         return None
     try:

@@ -73,6 +73,7 @@ from ..cfacts import (
     resolve_names,
     where,
 )
+from ..effect_model import current_names
 from .affine import ctx
 from .facts import function_facts
 from .isl_ast import AstConverter, Instance, bind_mark, is_pragma_mark
@@ -230,7 +231,7 @@ def _check_part(module: Module, scop: Scop) -> set[int]:
                 "an if whose condition is not affine"
             )
     facts = function_facts(module)
-    table = facts.names
+    table = current_names(module)  # a pass may have rewritten a later part already
     for lp in scop.loops:
         decl = facts.decl_named(lp.iterator)
         if decl is None or _in_for_init(lp.node, decl):
@@ -282,7 +283,7 @@ def _hoisted_declarations(module: Module, scop: Scop) -> tuple[list[c_ast.Decl],
     they declare is used before them in the part for another variable.
     """
     by_node = {id(s.node): s for s in scop.statements}
-    table = function_facts(module).names
+    table = current_names(module)  # uses after the part may be in code generated already
     inside = {id(n) for top in scop.nodes for n in walk(top)} - _copied_whole(scop)
     used = {
         id(table.decl_of(n))

@@ -37,6 +37,9 @@ def bound_check(lookup, types, lb: c_ast.Node, cond: c_ast.Node, step: int,
         return "loop bounds are not affine"
     if _plain_bound(cond, lookup, step):
         return None
+    run = cset.intersect(b.dim(0).ge_set(lbf) if step > 0 else b.dim(0).le_set(lbf))
+    if not run.is_bounded():  # for (j = 0; r < c; j++): no bound on j
+        return "the loop condition does not bound its iterator"
     prev = b.dim(0).sub(b.const(step))  # the previous iteration's value
     started = prev.ge_set(lbf) if step > 0 else prev.le_set(lbf)
     prev_ok = isl.Map.from_pw_aff(prev).intersect_range(cset).domain()

@@ -62,6 +62,7 @@ class FunctionFacts:
         out = copy.copy(self)
         out._pure = {}
         out._int_writes = {}
+        out._shared = None
         return out
 
     def __init__(self, module: Module):
@@ -113,6 +114,7 @@ class FunctionFacts:
                             if self.is_int_scalar(d)}
         self.taken_names = {self._isl[i] for i in self.address_taken if i in self._isl}
         self._int_writes: dict[int, frozenset[str]] = {}
+        self._shared: frozenset[int] | None = None
 
     # -- names -----------------------------------------------------------------------
     def _claim(self, d: object, base: str) -> str:
@@ -327,7 +329,7 @@ class FunctionFacts:
             return False
         sources = self._pointer_assignments().get(id(decl), [])
         if self.is_formal(decl):
-            return not sources and id(decl) not in self.modified
+            return not sources and id(decl) not in self.modified and id(decl) not in self.shared_formals()
         if not self.is_local(decl):
             return False
         for rhs in sources:
@@ -337,6 +339,55 @@ class FunctionFacts:
                     and rhs.name.name in ("malloc", "calloc", "aligned_alloc")):
                 return False
         return True
+
+    def shared_formals(self) -> frozenset[int]:
+        """Pointer formals that a call of the function binds to memory it reaches otherwise.
+
+        A call passing a global array (or pointer) that the function also
+        names (``k(x1)`` with ``k`` reading ``x1``), or the same variable to
+        two formals (``k(x, x + 1)``). Distinct variables are still assumed
+        not to overlap, and so are formals when not every call is known (the
+        program has no ``main``, the function's address is taken).
+        """
+        if self._shared is None:
+            self._shared = frozenset(self._find_shared())
+        return self._shared
+
+    def _find_shared(self) -> set[int]:
+        ws, name = self.ws, self.module.name
+        if "main" not in ws or name == "main":
+            return set()
+        mine = {n.name for n in walk(self.func.body) if isinstance(n, c_ast.ID)
+                and variable_decl(d := self.names.decl_of(n)) and not self.names.is_local(d)
+                and self.category(d) in ("pointer", "array")}
+        formals = [p for p in self.params if self.category(p) in ("pointer", "array")]
+        written = {id(r.decl) for s in statements(self.func) for r in self.refs(s)
+                   if r.mode == "write" and r.decl is not None}
+        twins = len(formals) > 1 and any(id(p) in written for p in formals)
+        if not mine and not twins:
+            return set()  # nothing to overlap: the callers need not be read (nor followed)
+        out: set[int] = set()
+        for caller in ws.all_functions:
+            calls = [n for n in walk(caller.ast) if isinstance(n, c_ast.FuncCall)
+                     and isinstance(n.name, c_ast.ID) and n.name.name == name]
+            if not calls:
+                continue
+            scope = function_scope(caller)
+            for call in calls:
+                args = call.args.exprs if call.args is not None else []
+                bases: list[set[str]] = []  # the arrays and pointers each argument may point into
+                globs: list[set[str]] = []  # those of them declared at file scope
+                for a in args:
+                    ids = [x for x in walk(a) if isinstance(x, c_ast.ID)
+                           and scope.types.decl_category(x) in ("pointer", "array", "unknown")
+                           and variable_decl(scope.names.decl_of(x))]
+                    bases.append({x.name for x in ids})
+                    globs.append({x.name for x in ids if not scope.names.is_local(scope.names.decl_of(x))})
+                for k, formal in enumerate(self.params[: len(args)]):
+                    others = set().union(*(o for j, o in enumerate(bases) if j != k))
+                    if (globs[k] & mine) or (twins and bases[k] & others):
+                        out.add(id(formal))
+        return out
 
     # -- statements --------------------------------------------------------------------
     def refs(self, stmt: c_ast.Node) -> list[Ref]:
