@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import InvalidInput
+from .stubcache import defined_names
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -378,8 +379,6 @@ def _read_text(path: Path) -> str:
 
 def defined_functions(path: Path, include_dirs: Iterable[Path] = ()) -> list[str]:
     """The functions a stub C file defines (parsed once, then cached on disk)."""
-    from .stubtable import defined_names
-
     return defined_names(_read_text(path), path, list(include_dirs))
 
 

@@ -108,7 +108,7 @@ class Loop:
     def loops(self, label: str | int | None = None) -> list[Loop] | Loop:
         """The loops directly nested in this one (or one of them by label or index)."""
         kids = [Loop(self.module, s.label) for s in self.site.children]
-        return _select(kids, label, f"loop {self.label}")
+        return select_items(kids, label, f"loop {self.label}")
 
     @property
     def generated(self) -> bool:
@@ -181,7 +181,7 @@ class Loop:
         return f"<Loop {self.module.name}/{self.label}>"
 
 
-def _select(items: list, key: str | int | None, where: str):
+def select_items(items: list, key: str | int | None, where: str):
     if key is None:
         return items
     if isinstance(key, int):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from pycparser import c_ast
 
 from .errors import InvalidInput, PassFailed
-from .loop import Loop, _select, iter_sites, loop_sites
+from .loop import Loop, iter_sites, loop_sites, select_items
 
 if TYPE_CHECKING:
     from .workspace import CompilationUnit, Workspace
@@ -100,7 +100,7 @@ class Module:
         """The outermost loops, or one loop (anywhere in the function) by label or index."""
         if isinstance(label, str):
             return self.loop(label)
-        return _select([Loop(self, s.label) for s in loop_sites(self.ast)], label, self.name)
+        return select_items([Loop(self, s.label) for s in loop_sites(self.ast)], label, self.name)
 
     @property
     def all_loops(self) -> list[Loop]:

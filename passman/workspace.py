@@ -655,6 +655,19 @@ class Workspace:
 
         return link_requirements(self, target)
 
+    def function_names(self) -> list[str]:
+        """Every function defined in the workspace, library stubs included."""
+        return self._all_module_names()
+
+    def is_cached(self, resource: str, owner: Any = None) -> bool:
+        """Whether ``resource`` of ``owner`` is cached and still valid (nothing is computed)."""
+        return self.rm.is_cached(resource, self if owner is None else owner)
+
+    @property
+    def generated_labels(self) -> frozenset[str]:
+        """The loop labels passman generated (hidden when code is printed)."""
+        return frozenset(self._labels.auto)
+
     def resource(self, name: str, owner: Any = None) -> Any:
         """The value of resource ``name`` for ``owner`` (default: the program)."""
         return self.rm.get(name, self if owner is None else owner)

@@ -172,7 +172,7 @@ def main(
     wavefront: bool | None = None,
 ):
     """Parallelize every function of the program (see the module docstring)."""
-    from passman.passes.parallelize import why_sequential
+    from passman.passes.parallel.parallelize import why_sequential
 
     options = schedule_options(ws, tile, fusion, tile_sizes, wavefront)  # checked before any change
     ws.props.parallel_min_work = min_work

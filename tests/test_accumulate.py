@@ -1,4 +1,4 @@
-"""accumulate_in_place (passes/accumulate.py): differential runs, golden text, refusals, auto_schedule."""
+"""accumulate_in_place (passes/scalar/accumulate.py): differential runs, golden text, refusals, auto_schedule."""
 
 from __future__ import annotations
 

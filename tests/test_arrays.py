@@ -1,4 +1,4 @@
-"""Scalarization and privatize (passes/arrays.py), with fusion: shapes, differential runs, refusals."""
+"""Scalarization and privatize (passes/parallel/privatize.py), with fusion: shapes, differential runs, refusals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Dead code elimination, flatten_code, invariant code motion (passes/cleanup.py); the Fig. 5.6 fix point."""
+"""Dead code elimination, flatten_code, invariant code motion (passes/scalar/cleanup.py); the Fig. 5.6 fix point."""
 
 from __future__ import annotations
 
@@ -499,7 +499,7 @@ def test_partial_eval_then_dce_on_corpus_keeps_output():
 
 def test_liveness_of_local_scalars(write_c):
     """The analysis under DCE: loops iterate to a fix point, globals and escaped locals are not tracked."""
-    from passman.passes.liveness import ScalarFacts, liveness
+    from passman.passes.analysis.liveness import ScalarFacts, liveness
 
     ws = Workspace(write_c("""
         int g;

@@ -6,7 +6,7 @@ import islpy as isl
 import networkx as nx
 import pytest
 from conftest import CORPUS, corpus_programs, program_id
-from passman.passes.poly.dependences import Dependence, _flows
+from passman.passes.poly.dependences import Dependence, value_flows
 
 from passman import Workspace
 
@@ -140,7 +140,7 @@ def test_single_writer_shortcut_agrees_with_compute_flow(ws):
                 writes = [a for a in acc if a.is_write]
                 if not reads or not writes:
                     continue
-                ref = _flows(part, arr, reads, writes)
+                ref = value_flows(part, arr, reads, writes)
                 for d in deps.of_scop(part):
                     if d.kind != "flow" or d.source.array != arr:
                         continue

@@ -6,15 +6,16 @@ import textwrap
 
 import pytest
 from conftest import corpus_programs, program_id
-from passman.passes.cfacts import TypeEnv, file_scope, resolve_names
-from passman.passes.effects import ANYWHERE, loop_effects
-from passman.passes.references import (
+from passman.passes.analysis.effects import ANYWHERE, loop_effects
+from passman.passes.analysis.references import (
     call_sites,
     simple_statements,
     statement_refs,
     statements,
     taken_addresses,
 )
+from passman.passes.cfacts.names import file_scope, resolve_names
+from passman.passes.cfacts.types import TypeEnv
 from pycparser import c_ast
 
 from passman import Workspace, transformation

@@ -1,4 +1,4 @@
-"""Inlining and cloning (passes/functions.py): shapes, runs, refusals."""
+"""Inlining and cloning (passes/interproc/inline.py): shapes, runs, refusals."""
 
 from __future__ import annotations
 

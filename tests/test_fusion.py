@@ -1,4 +1,4 @@
-"""Loop distribution and loop fusion (passes/fusion.py): shapes, differential runs, refusals."""
+"""Loop distribution and loop fusion (passes/loops/fusion.py): shapes, differential runs, refusals."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 from conftest import CORPUS
-from passman.passes.fusion import distribute
+from passman.passes.loops.fusion import distribute
 
 from passman import PassFailed, Workspace
 from passman.testing import assert_same_output

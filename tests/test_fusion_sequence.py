@@ -1,4 +1,4 @@
-"""loop_fusion_with_regions (passes/fusion_sequence.py): the sequence-level fusion heuristic."""
+"""loop_fusion_with_regions (passes/loops/fusion_regions.py): the sequence-level fusion heuristic."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""loop_hyperplane (passes/hyperplane.py): wavefronts, triangular bands, refusals, differential runs."""
+"""loop_hyperplane (passes/loops/hyperplane.py): wavefronts, triangular bands, refusals, differential runs."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import textwrap
 import islpy as isl
 import pytest
 from conftest import CORPUS
-from passman.passes.hyperplane import unimodular_completion
+from passman.passes.loops.hyperplane import unimodular_completion
 
 from passman import PassFailed, Workspace
 from passman.testing import assert_same_output

@@ -1,4 +1,4 @@
-"""Array linearization (passes/linearize.py): ``linearize_array``.
+"""Array linearization (passes/interproc/linearize.py): ``linearize_array``.
 
 Differential runs on the corpus kernels with VLA parameters (2-D and 3-D) and
 on the two-unit program (its header is rewritten), golden shapes of a small
@@ -12,7 +12,7 @@ import textwrap
 
 import pytest
 from conftest import CORPUS
-from passman.passes.linearize import array_dims, linear_subscript
+from passman.passes.interproc.linearize import array_dims, linear_subscript
 
 from passman import InvalidInput, PassFailed, Workspace
 from passman.testing import assert_same_output, workspace_output

@@ -1,4 +1,4 @@
-"""Loop-nest transformations (passes/looptrans.py, passes/tiling.py): interchange, tile, skew, unroll_and_jam.
+"""Loop-nest transformations (passes/loops/interchange.py, passes/loops/tile.py): interchange, tile, skew, unroll_and_jam.
 
 Golden shapes, differential runs on corpus programs, refusals that leave the
 workspace unchanged, and tiling a band that is not fully permutable refused,

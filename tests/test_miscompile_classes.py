@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from passman.passes.omp_clauses import varying_section
+from passman.passes.parallel.omp_clauses import varying_section
 
 from passman import PassFailed, Workspace
 from passman.builder import run

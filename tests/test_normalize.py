@@ -1,4 +1,4 @@
-"""Loop normalization, strip-mining and reversal (passes/normalize.py): shapes, runs, refusals."""
+"""Loop normalization, strip-mining and reversal (passes/loops/normalize.py): shapes, runs, refusals."""
 
 from __future__ import annotations
 

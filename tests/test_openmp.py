@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 from conftest import corpus_programs, program_id
-from passman.passes.effect_model import function_scope
-from passman.passes.ompify import omp_pragma_text
-from passman.passes.parallel_marker import clauses, split_list
-from passman.passes.parallelize import (
+from passman.passes.analysis.effect_model import function_scope
+from passman.passes.parallel.marker import clauses, split_list
+from passman.passes.parallel.ompify import omp_pragma_text
+from passman.passes.parallel.parallelize import (
     ParallelMarker,
     has_omp_pragma,
     is_marked_parallel,

@@ -1,4 +1,4 @@
-"""Outlining (passes/outlining.py): new functions, parameters, refusals, Fig. 5.7 recipe."""
+"""Outlining (passes/interproc/outline.py): new functions, parameters, refusals, Fig. 5.7 recipe."""
 
 from __future__ import annotations
 

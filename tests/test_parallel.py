@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 from conftest import CORPUS
-from passman.passes.parallel import LoopVerdict, loop_verdict
-from passman.passes.parallel_arrays import array_privatizer
-from passman.passes.privatization import loop_privates, register_array_privatizer
+from passman.passes.analysis.privatization import loop_privates, register_array_privatizer
+from passman.passes.parallel.arrays import array_privatizer
+from passman.passes.parallel.verdicts import LoopVerdict, loop_verdict
 from test_parallel_oracle import reordered_code
 
 from passman import Workspace

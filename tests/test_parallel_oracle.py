@@ -29,10 +29,10 @@ import re
 
 import pytest
 from conftest import CORPUS, corpus_programs, program_id
-from passman.passes.effect_model import function_scope
-from passman.passes.parallel import LoopVerdict, loop_header, loop_verdict
-from passman.passes.parallel_arrays import array_privatizer
-from passman.passes.privatization import register_array_privatizer
+from passman.passes.analysis.effect_model import function_scope
+from passman.passes.analysis.privatization import register_array_privatizer
+from passman.passes.parallel.arrays import array_privatizer
+from passman.passes.parallel.verdicts import LoopVerdict, loop_header, loop_verdict
 from pycparser import c_ast
 
 from passman import PassmanError, Workspace

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 from conftest import CORPUS, corpus_programs, program_id
-from passman.passes.privatization import loop_privates, register_array_privatizer
+from passman.passes.analysis.privatization import loop_privates, register_array_privatizer
 from pycparser import c_ast
 
 from passman import Workspace

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 from conftest import CORPUS, corpus_programs, program_id
-from passman.passes.reductions import loop_reduction_reasons, loop_reductions
+from passman.passes.analysis.reductions import loop_reduction_reasons, loop_reductions
 
 from passman import Workspace
 

@@ -1,4 +1,4 @@
-"""Forward substitution, induction variables, partial evaluation (passes/substitution.py)."""
+"""Forward substitution, induction variables, partial evaluation (passes/scalar/substitution.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Loop unrolling (passes/loops.py): golden shapes, differential runs, refusals, PyPS idioms."""
+"""Loop unrolling (passes/loops/unroll.py): golden shapes, differential runs, refusals, PyPS idioms."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from conftest import CORPUS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from passman.passes.cfacts import simplify
+from passman.passes.cfacts.folding import simplify
 from pycparser import c_ast
 
 from passman import InvalidInput, PassFailed, Workspace

@@ -7,7 +7,7 @@ code, ``#include <omp.h>`` added only when the code calls ``omp_*``
 functions without including it), and returns a :class:`BuildPlan` compiled
 with ``$(OPT) -fopenmp``: the builder writes the Makefile and compiles. The
 parallel loops themselves are already ``#pragma omp parallel for`` in the
-code (``passes/ompify.py``); this backend decides nothing about them.
+code (``passes/parallel/ompify.py``); this backend decides nothing about them.
 
 Properties (``--set NAME=VALUE``, ``ws.props.NAME``):
 

@@ -4,7 +4,8 @@ Every set and relation is an islpy object; nothing here hand-rolls integer
 set arithmetic. Modules, one idea each:
 
 * :mod:`.affine`: C integer expressions and conditions -> isl (``AffineBuilder``);
-* :mod:`.scop`: resource ``scops``, the static control parts of a function;
+* :mod:`.scop`: the static control parts of a function (the model); :mod:`.scop_build`:
+  resource ``scops``, finding and modelling them;
 * :mod:`.dependences`: resource ``dependences``, flow/anti/output per loop level;
 * :mod:`.preconditions`: resource ``preconditions``, affine facts before each statement;
 * :mod:`.regions`: resources ``regions``, ``in_regions``, ``out_regions``,
@@ -15,4 +16,10 @@ set arithmetic. Modules, one idea each:
 """
 
 # registers the analyses, and the transformations auto_schedule and apply_schedule
-from . import dependences, preconditions, regions, schedule, scop  # noqa: F401
+from . import (
+    dependences,  # noqa: F401
+    preconditions,  # noqa: F401
+    regions,  # noqa: F401
+    schedule,  # noqa: F401
+    scop_build,  # noqa: F401
+)

@@ -41,7 +41,8 @@ from contextlib import contextmanager
 import islpy as isl
 from pycparser import c_ast
 
-from ..cfacts import TypeEnv, int_value
+from ..cfacts.folding import int_value
+from ..cfacts.types import TypeEnv
 
 #: what an identifier is: ("dim", position), ("param", isl name) or ("const", value)
 Symbol = tuple

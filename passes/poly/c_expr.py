@@ -18,7 +18,7 @@ from pycparser import c_ast
 
 from passman.lazy import LazyAttribute
 
-from ..cfacts import make_int, simplify
+from ..cfacts.folding import make_int, simplify
 
 _DT = LazyAttribute("islpy", "dim_type")
 

@@ -64,16 +64,10 @@ from passman import Module, PassFailed
 from passman.astutil import copy_node, parent_map, replace_child, same_tree, walk
 from passman.deadline import Clock, DeadlineExceeded, run_with_deadline
 
-from ..cfacts import (
-    INT_RANGES,
-    arith_type,
-    names_in_scope,
-    only_loop_index,
-    pragmas_before,
-    resolve_names,
-    where,
-)
-from ..effect_model import current_names
+from ..analysis.effect_model import current_names
+from ..cfacts.control import only_loop_index, pragmas_before
+from ..cfacts.names import names_in_scope, resolve_names, where
+from ..cfacts.types import INT_RANGES, arith_type
 from .affine import ctx
 from .facts import function_facts
 from .isl_ast import AstConverter, Instance, bind_mark, is_pragma_mark

@@ -14,7 +14,7 @@ from pycparser import c_ast
 
 from passman.astutil import walk
 
-from ..cfacts import int_value
+from ..cfacts.folding import int_value
 from .affine import AffineBuilder, ctx
 
 

@@ -48,7 +48,7 @@ from pycparser import c_ast
 from passman import Loop, Module, analysis
 from passman.lazy import LazyAttribute
 
-from ..cfacts import where
+from ..cfacts.names import where
 from .scop import Access, Scop, ScopLoop, Scops, Statement
 
 _DT = LazyAttribute("islpy", "dim_type")
@@ -252,7 +252,7 @@ def _tag(acc: Access) -> str:
     return f"{acc.stmt}__{acc.index}"
 
 
-def _flows(scop: Scop, array: str, reads: list[Access], writes: list[Access]) -> dict[tuple[str, str], isl.Map]:
+def value_flows(scop: Scop, array: str, reads: list[Access], writes: list[Access]) -> dict[tuple[str, str], isl.Map]:
     """Value-based flow relations per (write tag, read tag), by isl's ``compute_flow``."""
     stmts = {s.name: s for s in scop.statements}
     sink = must = may = sched = None
@@ -334,7 +334,7 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
         elif len(writes) == 1 and not writes[0].may:
             flows = None  # one certain writer: the last write is the nearest source (below)
         else:
-            flows = _flows(scop, array, reads, writes)
+            flows = value_flows(scop, array, reads, writes)
         pairs = [("flow", w, r) for w in writes for r in reads]
         pairs += [("anti", r, w) for r in reads for w in writes]
         pairs += [("output", w1, w2) for w1 in writes for w2 in writes]

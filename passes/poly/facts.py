@@ -23,9 +23,17 @@ from pycparser import c_ast
 from passman import Module, PassmanError, analysis
 from passman.astutil import walk
 
-from ..cfacts import PURE_LIBM, TypeEnv
-from ..effects import function_scope
-from ..references import Ref, call_sites, statement_refs, statements, substatements, taken_addresses
+from ..analysis.effects import function_scope
+from ..analysis.references import (
+    Ref,
+    call_sites,
+    statement_refs,
+    statements,
+    substatements,
+    taken_addresses,
+)
+from ..cfacts.sideeffects import PURE_LIBM
+from ..cfacts.types import TypeEnv
 from .affine import AffineBuilder, ctx, is_integer_type
 
 _JUMPS = (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto, c_ast.Case, c_ast.Default)
@@ -81,7 +89,7 @@ class FunctionFacts:
         self._refs: dict[int, list[Ref]] = {}
         self._pure: dict[str, bool] = {}
         # globals first, with their C names (stable across functions and units)
-        for gname, gdecl in module.ws.rm.get("poly_unit_variables", module):
+        for gname, gdecl in module.ws.resource("poly_unit_variables", module):
             self._claim(gdecl, gname)
         gotos: set[str] = set()
         amp = False
@@ -200,7 +208,7 @@ class FunctionFacts:
     def enum_value(self, decl: object) -> int | None:
         """The value of an enumerator constant (None if not a known constant)."""
         if "enums" not in self._lazy:
-            from ..cfacts import int_value
+            from ..cfacts.folding import int_value
 
             values: dict[int, int] = {}
             self._lazy["enums"] = values
@@ -452,7 +460,7 @@ def poly_facts(module: Module) -> FunctionFacts:
 @analysis(scope="unit", provides="poly_unit_variables")
 def poly_unit_variables(cu) -> tuple[tuple[str, c_ast.Decl], ...]:
     """Internal: the variables declared at file scope in a unit, ``(name, declaration)``."""
-    names = cu.ws.rm.get("unit_scope", cu).names
+    names = cu.ws.resource("unit_scope", cu).names
     return tuple((n, d) for n, d in names.items() if variable_decl(d))
 
 

@@ -25,8 +25,8 @@ from pycparser import c_ast
 
 from passman import Module
 
-from ..cfacts import int_value
-from ..constant_arguments import constant_arguments
+from ..cfacts.folding import int_value
+from ..interproc.constant_arguments import constant_arguments
 from .affine import constant_extent
 from .scop import Scop
 

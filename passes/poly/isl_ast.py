@@ -46,7 +46,8 @@ from passman import PassFailed
 from passman.astutil import copy_node, transform, walk
 from passman.lazy import LazyAttribute
 
-from ..cfacts import make_int, resolve_names, simplify
+from ..cfacts.folding import make_int, simplify
+from ..cfacts.names import resolve_names
 from .affine import ctx
 from .scop import Scop, Statement
 

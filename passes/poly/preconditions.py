@@ -40,7 +40,7 @@ from pycparser import c_ast
 from passman import Module, analysis
 from passman.lazy import LazyAttribute
 
-from ..references import CONTROL, statements, substatements
+from ..analysis.references import CONTROL, statements, substatements
 from .affine import AffineBuilder, ctx, params_universe, project_out_params, rename_param
 from .counted_loops import for_header
 from .facts import function_facts, variable_decl

@@ -41,13 +41,15 @@ from pycparser import c_ast
 
 from passman.lazy import LazyAttribute
 
+from ..cfacts.folding import int_value
 from . import region_sets as rs
 from .affine import ctx, param_names
-from .facts import variable_decl
-from .region_values import FormalInfo, Region, SummaryRegions
+from .facts import extent_set, function_facts, variable_decl
+from .region_out import exported
+from .region_values import Foot, FormalInfo, Region, SummaryRegions
 
 if TYPE_CHECKING:
-    from .region_walk import Foot, Walker
+    from .region_walk import Walker
 
 _DT = LazyAttribute("islpy", "dim_type")
 
@@ -145,8 +147,6 @@ class CallTranslator:
                 consts[fi.name] = val.to_python()
         if not consts:
             return None
-        from .facts import function_facts
-        from .region_walk import Walker
 
         cf = function_facts(callee)
         written = cf.int_writes(cf.func.body)
@@ -156,7 +156,7 @@ class CallTranslator:
         key = (callee.name, self.w.with_in, tuple(sorted(consts.items())))
         hit = self._special.get(key)
         if hit is None:
-            sw = Walker(callee, with_in=self.w.with_in, consts=consts)
+            sw = type(self.w)(callee, with_in=self.w.with_in, consts=consts)
             sw.run()
             hit = (sw.summary(("R", "W")), sw.summary(("IN",)) if self.w.with_in else None)
             self._special[key] = hit
@@ -313,7 +313,6 @@ class CallTranslator:
 
     def inside(self, s: isl.Set, decl, first: int, pre: isl.Set) -> bool:
         """Whether the dimensions ``first..`` of ``s`` stay within the declared extents."""
-        from .facts import extent_set
 
         sh = self.w.f.shape(decl)
         n = s.dim(_DT.set)
@@ -349,7 +348,6 @@ class CallTranslator:
 
     def constant_strides(self, decl, level: int) -> list[int] | None:
         """Element strides of dimensions ``level..n-1`` when the sizes after ``level`` are constants."""
-        from ..cfacts import int_value
 
         sh = self.w.f.shape(decl)
         sizes = []
@@ -390,7 +388,7 @@ def _extent_equal(fe: isl.PwAff, ap: isl.PwAff, bindings: Mapping[str, isl.PwAff
             graph = graph.set_dim_name(_DT.param, k, tmp[name])
     same = graph.intersect(isl.Map.from_pw_aff(ap)).params()
     for name, t in tmp.items():
-        same = same.intersect(rs._equals(t, bindings[name]))
+        same = same.intersect(rs.pw_equals(t, bindings[name]))
     for t in tmp.values():
         k = same.find_dim_by_name(_DT.param, t)
         if k >= 0:
@@ -403,7 +401,6 @@ def _extent_equal(fe: isl.PwAff, ap: isl.PwAff, bindings: Mapping[str, isl.PwAff
 
 def summarize(w: Walker, modes: tuple[str, ...] = ("R", "W")) -> SummaryRegions:
     """The summary regions of the walker's function (see the module docstring)."""
-    from .region_out import exported
 
     f = w.f
     body = w.table[id(f.func.body)][1]

@@ -19,7 +19,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from . import region_sets as rs
-from .region_walk import Foot, _add, _mapv, _merge
+from .region_values import Foot, add_region, map_regions, merge_regions
 
 if TYPE_CHECKING:
     from .region_walk import Walker
@@ -46,13 +46,13 @@ def out_stmt(w: Walker, s: c_ast.Node, live: dict[str, rs.Reg], out: dict) -> No
                 for key, reg in cur.items():
                     wr = tail.w.get(key)
                     alive[key] = rs.minus(reg, wr) if wr is not None else reg
-                alive = _merge(alive, tail.i)
+                alive = merge_regions(alive, tail.i)
                 mine = w.table.get(id(item), (item, Foot()))[1].w
                 out_stmt(w, item, _meet(mine, alive), out)
                 t = w.transfer(item)
                 names = {t[1]} if t[0] == "assign" else t[1]
                 if names:
-                    cur = _mapv(cur, lambda r, names=names: rs.forget(r, names))
+                    cur = map_regions(cur, lambda r, names=names: rs.forget(r, names))
         case c_ast.Label():
             out_stmt(w, s.stmt, live, out)
         case c_ast.If():
@@ -60,30 +60,30 @@ def out_stmt(w: Walker, s: c_ast.Node, live: dict[str, rs.Reg], out: dict) -> No
             for branch, cond in ((s.iftrue, c), (s.iffalse, None if c is None else c.complement())):
                 if branch is None:
                     continue
-                bl = live if cond is None else _mapv(live, lambda r, cond=cond: rs.restrict(r, cond))
+                bl = live if cond is None else map_regions(live, lambda r, cond=cond: rs.restrict(r, cond))
                 out_stmt(w, branch, _meet(w.table[id(branch)][1].w, bl), out)
         case c_ast.For() if s.stmt is not None:
             info = w.loop_info(s)
             fb = w.table[id(s.stmt)][1]
             if info.name is None:
                 m = w.f.int_writes(s)
-                bl = _merge(_mapv(live, lambda r: rs.forget(r, m)), _mapv(fb.i, lambda r: rs.forget(r, m)))
+                bl = merge_regions(map_regions(live, lambda r: rs.forget(r, m)), map_regions(fb.i, lambda r: rs.forget(r, m)))
                 out_stmt(w, s.stmt, _meet(fb.w, _weak(bl)), out)
                 return
             m = info.modified | {info.name}
-            cur = _mapv(live, lambda r: rs.forget(r, m))
+            cur = map_regions(live, lambda r: rs.forget(r, m))
             alive = {}
             for key, reg in cur.items():
                 wr = fb.w.get(key)
                 alive[key] = rs.minus(reg, w.earlier(wr, info, later=True)) if wr is not None else reg
             for key, reg in fb.i.items():
-                _add(alive, key, w.earlier(reg, info, later=True))
-            alive = _mapv(alive, lambda r: rs.restrict(r, info.domain))
+                add_region(alive, key, w.earlier(reg, info, later=True))
+            alive = map_regions(alive, lambda r: rs.restrict(r, info.domain))
             out_stmt(w, s.stmt, _meet(fb.w, alive), out)
         case c_ast.While() | c_ast.DoWhile() if s.stmt is not None:
             m = w.f.int_writes(s)
             fb = w.table[id(s.stmt)][1]
-            bl = _merge(_mapv(live, lambda r: rs.forget(r, m)), _mapv(fb.i, lambda r: rs.forget(r, m)))
+            bl = merge_regions(map_regions(live, lambda r: rs.forget(r, m)), map_regions(fb.i, lambda r: rs.forget(r, m)))
             out_stmt(w, s.stmt, _meet(fb.w, _weak(bl)), out)
         case c_ast.Switch():
             for x in (s.stmt.block_items if isinstance(s.stmt, c_ast.Compound) else []) or []:

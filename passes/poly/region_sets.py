@@ -27,13 +27,7 @@ import islpy as isl
 
 from passman.lazy import LazyAttribute
 
-from .affine import (
-    involves_param,
-    operation_budget,
-    param_names,
-    project_out_params,
-    rename_param,
-)
+from .affine import involves_param, operation_budget, param_names, project_out_params, rename_param
 
 _DT = LazyAttribute("islpy", "dim_type")
 _MAX_UNDER = 3
@@ -214,7 +208,7 @@ def substitute(r: Reg, name: str, value: isl.PwAff, tmp: str = "__post") -> Reg:
     """``r`` (valued after ``name = value``) valued before the assignment."""
     if not (involves_param(r.over, name) or involves_param(r.under, name)):
         return r
-    eq = _equals(tmp, value)
+    eq = pw_equals(tmp, value)
 
     def sub(s: isl.Set) -> isl.Set:
         s = rename_param(s, name, tmp)
@@ -223,7 +217,7 @@ def substitute(r: Reg, name: str, value: isl.PwAff, tmp: str = "__post") -> Reg:
     return convex(Reg(sub(r.over), sub(r.under), r.exact))
 
 
-def _equals(name: str, value: isl.PwAff) -> isl.Set:
+def pw_equals(name: str, value: isl.PwAff) -> isl.Set:
     """The parameter set ``{ name == value }`` (``value`` over a 0-dimensional space)."""
     sp = value.get_domain_space()
     sp = sp.add_dims(_DT.param, 1).set_dim_name(_DT.param, sp.dim(_DT.param), name)
@@ -248,7 +242,7 @@ def bind(r: Reg, bindings: Mapping[str, isl.PwAff | None], prefix: str = "__f") 
         if v is None:
             exact_ok = exact_ok and not involves_param(r.under, n)
             continue
-        e = _equals(tmp[n], v)
+        e = pw_equals(tmp[n], v)
         eqs = e if eqs is None else eqs.intersect(e)
 
     def sub(s: isl.Set) -> isl.Set:

@@ -7,13 +7,14 @@ workspace clones). See :mod:`.regions` for what they mean.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import islpy as isl
 from pycparser import c_ast
 
 from passman import Loop
 
+from . import region_sets as rs
 from .affine import param_names
 from .text import set_text
 
@@ -123,3 +124,38 @@ class SummaryRegions:
     def find(self, var: str, mode: str) -> Region | None:
         """The region of a formal or global (C name) in one mode (``R``, ``W``, ``IN``)."""
         return next((r for r in self.regions if r.var == var and r.mode == mode), None)
+
+
+@dataclass
+class Foot:
+    """READ, WRITE and IN regions of one statement, by variable key."""
+
+    r: dict[str, rs.Reg] = field(default_factory=dict)
+    w: dict[str, rs.Reg] = field(default_factory=dict)
+    i: dict[str, rs.Reg] = field(default_factory=dict)
+    pre: isl.Set | None = None  # while a leaf is built: its precondition
+
+    def maps(self) -> tuple[dict, dict, dict]:
+        return self.r, self.w, self.i
+
+    def add(self, d: dict[str, rs.Reg], key: str, reg: rs.Reg) -> None:
+        """Add one access's region to one of the maps (sharpened by the leaf's precondition)."""
+        if self.pre is not None:
+            reg = rs.sharpen(reg, self.pre)
+        add_region(d, key, reg)
+
+
+def add_region(d: dict[str, rs.Reg], key: str, reg: rs.Reg) -> None:
+    old = d.get(key)
+    d[key] = reg if old is None else rs.union(old, reg)
+
+
+def merge_regions(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        add_region(out, k, v)
+    return out
+
+
+def map_regions(d: dict, fn) -> dict:
+    return {k: fn(v) for k, v in d.items()}

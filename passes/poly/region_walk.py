@@ -15,20 +15,25 @@ the callees' summaries (:mod:`.region_calls`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import islpy as isl
 from pycparser import c_ast
 
 from passman import Module
+from passman.astutil import walk
 from passman.lazy import LazyAttribute
 
-from ..cfacts import escaping_jumps
-from ..references import Ref, call_sites
+from ..analysis.references import Ref, call_sites
+from ..cfacts.control import escaping_jumps
 from . import region_sets as rs
 from .affine import AffineBuilder, ctx, params_universe, rename_param
 from .counted_loops import bound_check, for_header
 from .facts import FunctionFacts, function_facts, variable_decl
+from .preconditions import specialised_preconditions
+from .region_calls import CallTranslator, summarize
+from .region_out import out_regions
+from .region_values import Foot, add_region, map_regions, merge_regions
 
 _DT = LazyAttribute("islpy", "dim_type")
 ANYWHERE = "*anywhere*"
@@ -47,41 +52,6 @@ class VarInfo:
     kind: str  # local | formal | global | static | anywhere | callee-static
     whole: isl.Set  # the declared extent (the universe of the space if unknown)
     pointee: bool = False  # elements reached through a pointer or array formal
-
-
-@dataclass
-class Foot:
-    """READ, WRITE and IN regions of one statement, by variable key."""
-
-    r: dict[str, rs.Reg] = field(default_factory=dict)
-    w: dict[str, rs.Reg] = field(default_factory=dict)
-    i: dict[str, rs.Reg] = field(default_factory=dict)
-    pre: isl.Set | None = None  # while a leaf is built: its precondition
-
-    def maps(self) -> tuple[dict, dict, dict]:
-        return self.r, self.w, self.i
-
-    def add(self, d: dict[str, rs.Reg], key: str, reg: rs.Reg) -> None:
-        """Add one access's region to one of the maps (sharpened by the leaf's precondition)."""
-        if self.pre is not None:
-            reg = rs.sharpen(reg, self.pre)
-        _add(d, key, reg)
-
-
-def _add(d: dict[str, rs.Reg], key: str, reg: rs.Reg) -> None:
-    old = d.get(key)
-    d[key] = reg if old is None else rs.union(old, reg)
-
-
-def _merge(a: dict, b: dict) -> dict:
-    out = dict(a)
-    for k, v in b.items():
-        _add(out, k, v)
-    return out
-
-
-def _mapv(d: dict, fn) -> dict:
-    return {k: fn(v) for k, v in d.items()}
 
 
 @dataclass
@@ -105,7 +75,6 @@ class Walker:
         self.ws = module.ws
         self.f = function_facts(module)
         if self.consts:
-            from .preconditions import specialised_preconditions
 
             self.pre = specialised_preconditions(module, self.consts)
         else:
@@ -121,7 +90,6 @@ class Walker:
         self._convex_pre: dict[int, isl.Set] = {}
         self._escapes: dict[int, bool] = {}
         self._builders: dict[tuple | None, AffineBuilder] = {}
-        from .region_calls import CallTranslator
 
         self.calls = CallTranslator(self)
 
@@ -278,7 +246,7 @@ class Walker:
             r = rs.forget(r, names)
             return rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False)
 
-        return Foot(*(_mapv(m, w) for m in foot.maps()))
+        return Foot(*(map_regions(m, w) for m in foot.maps()))
 
     def ref_region(self, r: Ref) -> tuple[str, rs.Reg] | None:
         """The region of one reference; None when only the effects analysis knows (pointers)."""
@@ -374,15 +342,15 @@ class Walker:
             return foot
         if isinstance(s, _Proper):
             names = self.f.int_writes(s.s, proper=True)
-            return foot if not names else Foot(*(_mapv(m, lambda r: rs.forget(r, names)) for m in foot.maps()))
+            return foot if not names else Foot(*(map_regions(m, lambda r: rs.forget(r, names)) for m in foot.maps()))
         t = self.transfer(s)
         if t[0] == "assign":
             _, name, value = t
-            return Foot(*(_mapv(m, lambda r: rs.substitute(r, name, value)) for m in foot.maps()))
+            return Foot(*(map_regions(m, lambda r: rs.substitute(r, name, value)) for m in foot.maps()))
         names = t[1]
         if not names:
             return foot
-        return Foot(*(_mapv(m, lambda r: rs.forget(r, names)) for m in foot.maps()))
+        return Foot(*(map_regions(m, lambda r: rs.forget(r, names)) for m in foot.maps()))
 
     # -- sequences -------------------------------------------------------------------------------------
     def seq(self, owner: c_ast.Node, items: list[c_ast.Node], drop_locals: bool) -> Foot:
@@ -403,7 +371,7 @@ class Walker:
         for k in range(len(items) - 1, -1, -1):
             tail = self.back(acc, items[k]) if (acc.r or acc.w or acc.i) else acc
             if self.escapes(items[k]):
-                tail = Foot(*(_mapv(m, lambda r: rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False))
+                tail = Foot(*(map_regions(m, lambda r: rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False))
                               for m in tail.maps()))
             tails[k] = tail
             acc = self.then(foots[k], tail)
@@ -420,12 +388,12 @@ class Walker:
     def then(self, first: Foot, second: Foot) -> Foot:
         """``first`` then ``second`` (both valued before ``first``)."""
         if not self.with_in:
-            return Foot(_merge(first.r, second.r), _merge(first.w, second.w))
+            return Foot(merge_regions(first.r, second.r), merge_regions(first.w, second.w))
         ins = dict(first.i)
         for k, reg in second.i.items():
             wr = first.w.get(k)
-            _add(ins, k, rs.minus(reg, wr) if wr is not None else reg)
-        return Foot(_merge(first.r, second.r), _merge(first.w, second.w), ins)
+            add_region(ins, k, rs.minus(reg, wr) if wr is not None else reg)
+        return Foot(merge_regions(first.r, second.r), merge_regions(first.w, second.w), ins)
 
     # -- tests ------------------------------------------------------------------------------------------
     def condition(self, e: c_ast.Node | None) -> isl.Set | None:
@@ -449,7 +417,7 @@ class Walker:
             for foot, c in zip(foots, conds):
                 for mine, theirs in zip(out.maps(), foot.maps()):
                     for k, reg in theirs.items():
-                        _add(mine, k, rs.restrict(reg, c))
+                        add_region(mine, k, rs.restrict(reg, c))
             return out
         out = Foot()
         for mine, *theirs in zip(out.maps(), *(f.maps() for f in foots)):
@@ -558,7 +526,7 @@ class Walker:
         if isinstance(s.init, c_ast.DeclList):  # the loop's own variables die with it
             local = {self.f.isl_name(d) for d in s.init.decls if variable_decl(d)}
             foot = Foot(*({k: v for k, v in m.items() if k.split("#")[0] not in local} for m in foot.maps()))
-            foot = Foot(*(_mapv(m, lambda r: rs.forget(r, local)) for m in foot.maps()))
+            foot = Foot(*(map_regions(m, lambda r: rs.forget(r, local)) for m in foot.maps()))
         return foot
 
     def _for_loop(self, s: c_ast.For) -> Foot:
@@ -586,7 +554,7 @@ class Walker:
             if wr is not None:
                 reg = rs.minus(rs.forget(reg, m), self.earlier(rs.forget(wr, m), info, hull=False), hull=False)
             ins[k] = proj(reg)
-        body = Foot(_mapv(fb.r, proj), _mapv(fb.w, proj), ins)
+        body = Foot(map_regions(fb.r, proj), map_regions(fb.w, proj), ins)
         head = self.leaf(s, init_refs + cond_refs, calls=[])
         # the condition is evaluated after the initialisation: valued before the loop via it
         return self.then(head, self.back(body, _Init(s)))
@@ -601,7 +569,7 @@ class Walker:
             fc = self.leaf(s, cond_refs + next_refs, calls=[], record_pre=False)
         m = f.int_writes(s)
         one = self.then(fb, fc) if isinstance(s, c_ast.DoWhile) else self.then(fc, fb)
-        forgotten = Foot(*(_mapv(mp, lambda r: rs.forget(r, m)) for mp in one.maps()))
+        forgotten = Foot(*(map_regions(mp, lambda r: rs.forget(r, m)) for mp in one.maps()))
 
         def merge(over: rs.Reg, first: rs.Reg | None) -> rs.Reg:
             under = first.under if first is not None else isl.Set.empty(over.over.get_space())
@@ -618,12 +586,10 @@ class Walker:
     # -- OUT regions and summaries ---------------------------------------------------------------------------
     def out_regions(self) -> dict[int, tuple[c_ast.Node, dict[str, rs.Reg]]]:
         """OUT regions of every statement (see :mod:`.region_out`)."""
-        from .region_out import out_regions
 
         with rs.time_limit():
             return out_regions(self)
     def summary(self, modes: tuple[str, ...] = ("R", "W")):
-        from .region_calls import summarize
 
         return summarize(self, modes)
 
@@ -651,14 +617,12 @@ def _on(s: isl.Set, space: isl.Space) -> isl.Set:
 
 
 def _has_side_effects(e: c_ast.Node) -> bool:
-    from passman.astutil import walk
 
     return any(isinstance(n, (c_ast.Assignment, c_ast.FuncCall)) or (
         isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")) for n in walk(e))
 
 
 def _vars(f: FunctionFacts, e: c_ast.Node | None) -> set[str]:
-    from passman.astutil import walk
 
     if e is None:
         return set()

@@ -42,7 +42,7 @@ from pycparser import c_ast
 from passman import Module, PassFailed, transformation
 from passman.deadline import Clock, DeadlineExceeded, run_with_deadline
 
-from ..cfacts import where
+from ..cfacts.names import where
 from .affine import ctx, operation_budget, out_of_operations
 from .codegen import schedule_nodes
 from .dependences import Dependence, Dependences
@@ -250,7 +250,7 @@ def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
     steps have no parallel loop or shrinking ones, such a part gains from a
     wavefront of time tiles only through the cache (see :func:`time_tiling_pays`).
     """
-    from ..cfacts import variables
+    from ..cfacts.sideeffects import variables
 
     outer = {s.loops[0].node: s.loops[0] for s in part.statements if s.loops}
     if len(outer) != 1 or len(part.statements) != sum(1 for s in part.statements if s.loops):

@@ -45,17 +45,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 import islpy as isl
 from pycparser import c_ast
 
-from passman import Loop, Module, analysis
+from passman import Loop
 from passman.lazy import LazyAttribute
 
-from ..cfacts import where
+from ..cfacts.names import where
 from .affine import ctx
-from .text import set_text
 
 _DT = LazyAttribute("islpy", "dim_type")
 
@@ -247,41 +245,3 @@ class Scops:
 
 
 # ---------------------------------------------------------------------------- resource
-
-
-def _display(module: Module, value: Scops) -> dict:
-    out: dict = {}
-    for part in value:
-        names = dict(part.names)
-        head = f"SCoP {part.index} of {part.function}: parameters [{', '.join(names.get(p, p) for p in part.params)}]"
-        out.setdefault(part.nodes[0], []).append(head)
-        for s in part.statements:
-            its = [names.get(n, n) for n in s.iterators]
-            sched = ", ".join(str(p) for p in s.positions)
-            lines = [f"{s.name}[{', '.join(its)}]: {set_text(s.domain, its, names)} order ({sched})"]
-            for mode in ("read", "write"):
-                accs = [a for a in s.accesses if a.mode == mode]
-                if accs:
-                    texts = [a.text + ("(may)" if a.may else "") for a in accs]
-                    lines.append(f"  {'reads' if mode == 'read' else 'writes'}: {' '.join(texts)}")
-            out.setdefault(s.node, []).extend(lines)
-    for label, why in sorted(value.reasons.items()):
-        for lp in module.all_loops:
-            if lp.label == label and value.for_loop(label) is None:
-                out.setdefault(lp.site.labelled, []).append(f"not static: {why}")
-    return out
-
-
-@analysis(scope="module", provides="scops", display=_display)
-def scops(module: Module) -> Scops:
-    """The static control parts of a function (see :mod:`passes.poly.scop`).
-
-    Before: ``for (i = 0; i < n; i++) a[i] = b[i + 1];``
-    After:  ``// SCoP 0 of f: parameters [n]`` / ``// S0[i]: {0<=i<=n-1} order (0, 0)``
-            ``//   reads: b[i + 1]`` / ``//   writes: a[i]``
-    """
-    from .scop_build import _block_items, _Extractor
-
-    ex = _Extractor(module)
-    ex.block(_block_items(module.ast.body))
-    return Scops(module.name, tuple(ex.parts), MappingProxyType(dict(ex.reasons)))

@@ -1,6 +1,6 @@
 """Finding and modelling the static control parts of a function (see :mod:`.scop`).
 
-Two steps. A syntactic pre-pass (:class:`_Extractor`) classifies every
+Two steps. A syntactic pre-pass (:class:`Extractor`) classifies every
 statement as static or not (with the reason), and greedily groups
 consecutive static statements of a block into maximal runs whose loop
 bounds are not written by the run and whose iterators are not used
@@ -18,15 +18,16 @@ from types import MappingProxyType
 import islpy as isl
 from pycparser import c_ast
 
-from passman import Module
+from passman import Module, analysis
 from passman.astutil import walk
 from passman.lazy import LazyAttribute
 
-from ..cfacts import where
+from ..cfacts.names import where
 from .affine import AffineBuilder, ctx, param_names
 from .counted_loops import bound_check, for_header
 from .facts import Shape, extent_set, function_facts, variable_decl
-from .scop import Access, ArrayInfo, Scop, ScopLoop, Statement
+from .scop import Access, ArrayInfo, Scop, ScopLoop, Scops, Statement
+from .text import set_text
 
 _DT = LazyAttribute("islpy", "dim_type")
 
@@ -73,7 +74,7 @@ def _valid_run(items: list[_Item]) -> bool:
     return all(not (it.bound_uses & written) and not (it.free_refs & iters) for it in items)
 
 
-def _block_items(stmt: c_ast.Node | None) -> list[c_ast.Node]:
+def block_items(stmt: c_ast.Node | None) -> list[c_ast.Node]:
     if stmt is None:
         return []
     if isinstance(stmt, c_ast.Compound):
@@ -81,7 +82,7 @@ def _block_items(stmt: c_ast.Node | None) -> list[c_ast.Node]:
     return [stmt]
 
 
-class _Extractor:
+class Extractor:
     """Finds the SCoPs of one function."""
 
     def __init__(self, module: Module):
@@ -123,7 +124,7 @@ class _Extractor:
                 case c_ast.If():
                     it = self.if_item(node, stmt)
                 case c_ast.Compound():
-                    kids = [self.item(s) for s in _block_items(stmt)]
+                    kids = [self.item(s) for s in block_items(stmt)]
                     it = _Item(node, stmt, "block", children=kids)
                     self.merge(it, kids)
                 case c_ast.EmptyStatement() | c_ast.Pragma():
@@ -163,7 +164,7 @@ class _Extractor:
             if not f.callee_is_pure(c):
                 name = c.name.name if isinstance(c.name, c_ast.ID) else "a function pointer"
                 raise NotStatic(f"{where(c)}: call to {name}, which may have side effects")
-        from ..references import taken_addresses
+        from ..analysis.references import taken_addresses
 
         if taken_addresses(stmt, f.names, f.types):
             raise NotStatic(f"{where(stmt)}: an address is taken")
@@ -236,15 +237,15 @@ class _Extractor:
             ):
                 raise NotStatic(f"{where(n)}: side effect in a condition")
         self.check_refs(stmt, it, allow_writes=False)
-        it.children = [self.item(s) for s in _block_items(stmt.iftrue)]
-        it.orelse = [self.item(s) for s in _block_items(stmt.iffalse)]
+        it.children = [self.item(s) for s in block_items(stmt.iftrue)]
+        it.orelse = [self.item(s) for s in block_items(stmt.iffalse)]
         self.merge(it, it.children + it.orelse)
         return it
 
     def loop_item(self, node: c_ast.Node, loop: c_ast.For, label: str | None) -> _Item:
         h = self.header(loop)
         it = _Item(node, loop, "for", label=label, header=h)
-        it.children = [self.item(s) for s in _block_items(loop.stmt)]
+        it.children = [self.item(s) for s in block_items(loop.stmt)]
         body = _Item(loop.stmt, loop.stmt, "block")
         self.merge(body, it.children)
         i = id(h.decl)
@@ -313,14 +314,14 @@ class _Extractor:
         s = it.stmt
         match s:
             case c_ast.For() | c_ast.While() | c_ast.DoWhile():
-                self.block(_block_items(s.stmt))
+                self.block(block_items(s.stmt))
             case c_ast.If():
-                self.block(_block_items(s.iftrue))
-                self.block(_block_items(s.iffalse))
+                self.block(block_items(s.iftrue))
+                self.block(block_items(s.iffalse))
             case c_ast.Compound():
-                self.block(_block_items(s))
+                self.block(block_items(s))
             case c_ast.Switch():
-                for case in _block_items(s.stmt):
+                for case in block_items(s.stmt):
                     if isinstance(case, (c_ast.Case, c_ast.Default)):
                         self.block([x for x in case.stmts or [] if x is not None])
                     else:
@@ -379,7 +380,7 @@ def _maybe_evaluated(expr: c_ast.Node) -> set[int]:
 class _Builder:
     """Builds the isl model of one run of static items."""
 
-    def __init__(self, ex: _Extractor, run: list[_Item], index: int):
+    def __init__(self, ex: Extractor, run: list[_Item], index: int):
         self.ex = ex
         self.f = ex.facts
         self.run = run
@@ -562,3 +563,42 @@ def _schedule(dom: isl.Set, loops: list[ScopLoop], positions: list[int], depth: 
     for a in affs:
         lst = lst.add(a)
     return isl.Map.from_multi_aff(isl.MultiAff.from_aff_list(mspace, lst)).intersect_domain(dom)
+
+
+# -------------------------------------------------------------------- the analysis
+
+
+def _display(module: Module, value: Scops) -> dict:
+    out: dict = {}
+    for part in value:
+        names = dict(part.names)
+        head = f"SCoP {part.index} of {part.function}: parameters [{', '.join(names.get(p, p) for p in part.params)}]"
+        out.setdefault(part.nodes[0], []).append(head)
+        for s in part.statements:
+            its = [names.get(n, n) for n in s.iterators]
+            sched = ", ".join(str(p) for p in s.positions)
+            lines = [f"{s.name}[{', '.join(its)}]: {set_text(s.domain, its, names)} order ({sched})"]
+            for mode in ("read", "write"):
+                accs = [a for a in s.accesses if a.mode == mode]
+                if accs:
+                    texts = [a.text + ("(may)" if a.may else "") for a in accs]
+                    lines.append(f"  {'reads' if mode == 'read' else 'writes'}: {' '.join(texts)}")
+            out.setdefault(s.node, []).extend(lines)
+    for label, why in sorted(value.reasons.items()):
+        for lp in module.all_loops:
+            if lp.label == label and value.for_loop(label) is None:
+                out.setdefault(lp.site.labelled, []).append(f"not static: {why}")
+    return out
+
+
+@analysis(scope="module", provides="scops", display=_display)
+def scops(module: Module) -> Scops:
+    """The static control parts of a function (see :mod:`passman.passes.poly.scop`).
+
+    Before: ``for (i = 0; i < n; i++) a[i] = b[i + 1];``
+    After:  ``// SCoP 0 of f: parameters [n]`` / ``// S0[i]: {0<=i<=n-1} order (0, 0)``
+            ``//   reads: b[i + 1]`` / ``//   writes: a[i]``
+    """
+    ex = Extractor(module)
+    ex.block(block_items(module.ast.body))
+    return Scops(module.name, tuple(ex.parts), MappingProxyType(dict(ex.reasons)))

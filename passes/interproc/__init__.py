@@ -1,0 +1,3 @@
+"""Interprocedural transformations: inline, clone, outline, constant arguments, array
+linearization.
+"""
