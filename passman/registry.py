@@ -13,6 +13,12 @@ The parameters after the first become *properties* named ``<pass>_<param>``
 (``unroll_rate``), with the default and type taken from the signature; a
 keyword argument at the call sets the property for that call only. Built-in
 passes and plugins register through these same decorators.
+
+``requires`` are computed before the pass runs; ``reads`` lists the other
+resources it may ask for as it runs (only on some paths, or for other
+functions, such as its callees); ``preserves`` the resources still valid
+after it changed code. ``tests/test_declarations.py`` checks on the corpus
+that every resource a built-in pass reads is declared in one of the first two.
 """
 
 from __future__ import annotations
@@ -124,6 +130,8 @@ class PassInfo:
     kind: str  # "analysis" or "transformation"
     scope: str
     requires: tuple[str, ...] = ()
+    #: resources the pass may read as it runs, besides ``requires`` (computed first)
+    reads: tuple[str, ...] = ()
     provides: str | None = None
     modifies: tuple[str, ...] = ()
     preserves: tuple[str, ...] = ()
@@ -288,6 +296,7 @@ def transformation(
     scope: str = "module",
     *,
     requires: Iterable[str] = (),
+    reads: Iterable[str] = (),
     modifies: Iterable[str] = ("code",),
     preserves: Iterable[str] = (),
     changes_code: bool = True,
@@ -299,6 +308,7 @@ def transformation(
         "transformation",
         scope,
         requires=tuple(requires),
+        reads=tuple(reads),
         modifies=tuple(modifies),
         preserves=tuple(preserves),
         changes_code=changes_code,
@@ -312,6 +322,7 @@ def analysis(
     *,
     provides: str | None = None,
     requires: Iterable[str] = (),
+    reads: Iterable[str] = (),
     display: Callable[..., Any] | None = None,
     name: str | None = None,
     registry: Registry | None = None,
@@ -328,6 +339,7 @@ def analysis(
             scope,
             provides=provides or func.__name__,
             requires=tuple(requires),
+            reads=tuple(reads),
             display=display,
             name=name,
             registry=registry,

@@ -20,6 +20,7 @@ import math
 import os
 import re
 import tempfile
+import textwrap
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,3 +129,8 @@ def assert_same_output(
             f"outputs differ\n--- original (rc={ref.returncode}):\n{ref.stdout[:2000]}\n--- transformed (rc={got.returncode}):\n{got.stdout[:2000]}"
         )
     return got
+
+
+def expect(code: str, text: str) -> None:
+    """Assert that ``code`` is exactly ``text`` (dedented, without its first newline): golden tests."""
+    assert code == textwrap.dedent(text).lstrip("\n"), code

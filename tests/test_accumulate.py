@@ -8,7 +8,7 @@ import pytest
 from conftest import CORPUS
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 # float data so that a change of rounding (or of the order of the sums) shows in the output
 VARIANTS = r"""
@@ -111,10 +111,6 @@ int main(void)
     return 0;
 }
 """
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 # -- differential runs ------------------------------------------------------------------

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 from conftest import CORPUS
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def refused(ws, module: str, apply, *words: str) -> str:

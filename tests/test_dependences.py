@@ -220,3 +220,16 @@ def test_every_corpus_program(files):
         for lp in m.all_loops:
             why = deps.explain(lp)
             assert why is None or why.startswith(f"loop {lp.label} of {m.name} ")
+
+
+def test_value_based_flow_past_its_budget_falls_back_to_memory_based(monkeypatch):
+    """isl's dataflow has an operation budget; beyond it every flow pair counts (never fewer)."""
+    from passman.passes.poly import dependences as deps_module
+
+    exact = Workspace.from_code(DI, "di.c")["kill"].resource("dependences")
+    monkeypatch.setattr(deps_module, "FLOW_OPERATIONS", 1)
+    rough = Workspace.from_code(DI, "di.c")["kill"].resource("dependences")
+    direct = {(d.kind, d.source.stmt, d.sink.stmt, d.level) for d in exact if d.is_direct}
+    rough_direct = {(d.kind, d.source.stmt, d.sink.stmt, d.level) for d in rough if d.is_direct}
+    assert direct < rough_direct  # the killed write S0 -> a[i] now counts as direct
+    assert any(d.kind == "flow" and d.source.stmt == "S0" and d.is_direct for d in rough)

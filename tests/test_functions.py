@@ -8,13 +8,9 @@ import pytest
 from conftest import CORPUS, corpus_programs, program_id
 
 from passman import InvalidInput, PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def refused(ws, module: str, apply, *words: str) -> str:

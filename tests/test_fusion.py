@@ -9,7 +9,7 @@ from conftest import CORPUS
 from passman.passes.loops.fusion import distribute
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -32,10 +32,6 @@ int main(void)
 def program(body: str) -> str:
     return ("#include <stdio.h>\ndouble a[100], b[100], c[100], d[100];\nvoid f(int n)\n{\n"
             + textwrap.dedent(body) + "\n}\n" + MAIN)
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 # -- distribution ---------------------------------------------------------------------

@@ -9,7 +9,7 @@ from conftest import CORPUS
 from test_arrays import THREE_NESTS
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -36,10 +36,6 @@ def program(body: str) -> str:
         + "\n}\n"
         + MAIN
     )
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def test_three_nests_become_one_then_two_temporaries_become_scalars(write_c):

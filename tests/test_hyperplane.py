@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import islpy as isl
 import pytest
 from conftest import CORPUS
 from passman.passes.loops.hyperplane import unimodular_completion
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -92,10 +90,6 @@ int main(void)
     return 0;
 }
 """
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def test_gauss_seidel_wavefront_shape_and_parallel_inner_loop(write_c):

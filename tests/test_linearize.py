@@ -8,20 +8,14 @@ that leave the workspace unchanged, and the analyses run on linear subscripts.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 from conftest import CORPUS
 from passman.passes.interproc.linearize import array_dims, linear_subscript
 
 from passman import InvalidInput, PassFailed, Workspace
-from passman.testing import assert_same_output, workspace_output
+from passman.testing import assert_same_output, expect, workspace_output
 
 WALL = {"cflags": ["-O2", "-Wall", "-Werror"]}
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def program(name: str) -> list:

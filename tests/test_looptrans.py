@@ -7,19 +7,13 @@ then accepted after ``skew``.
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 from conftest import CORPUS
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def nest(module, *path: int):

@@ -8,7 +8,7 @@ import pytest
 from conftest import CORPUS
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -16,10 +16,6 @@ O0 = {"cflags": ["-O0"]}
 def c_func(body: str, params: str = "int n", head: str = "") -> str:
     """A compilable unit holding ``void f(params) { body }``."""
     return f"{head}\nint a[300], b[300];\nvoid f({params})\n{{\n{textwrap.dedent(body)}\n}}\n"
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 # -- golden shapes -----------------------------------------------------------------

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import pytest
 from conftest import CORPUS
 
 from passman import InvalidInput, PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -29,10 +27,6 @@ int main(void)
     return 0;
 }
 """
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def test_outline_accumulator_by_pointer_and_dead_index_local(write_c):

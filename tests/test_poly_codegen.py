@@ -9,7 +9,6 @@ regenerated is refused and leaves the workspace unchanged.
 from __future__ import annotations
 
 import tempfile
-import textwrap
 from pathlib import Path
 
 import islpy as isl
@@ -22,7 +21,7 @@ from pycparser import c_ast
 
 from passman import PassFailed, Workspace, transformation
 from passman.printer import to_c
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -79,10 +78,6 @@ def t_codegen(module, kind: str = "identity", strict: bool = False) -> None:
                 raise
     for scop, nodes in new:
         replace_part(module, scop, nodes)
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def _generated(ws: Workspace, func: str, kind: str = "identity", k: int = 0) -> str:

@@ -8,7 +8,7 @@ import pytest
 from conftest import CORPUS
 
 from passman import PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -17,10 +17,6 @@ GLOBALS = "const int N = 8;\nint a[100], b[100];\n"
 
 def unit(code: str, head: str = "") -> str:
     return f"{head}\n{GLOBALS}{textwrap.dedent(code)}"
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 def refused(ws, module: str, apply, *words: str) -> str:

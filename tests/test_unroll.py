@@ -12,7 +12,7 @@ from passman.passes.cfacts.folding import simplify
 from pycparser import c_ast
 
 from passman import InvalidInput, PassFailed, Workspace
-from passman.testing import assert_same_output
+from passman.testing import assert_same_output, expect
 
 O0 = {"cflags": ["-O0"]}
 
@@ -20,10 +20,6 @@ O0 = {"cflags": ["-O0"]}
 def c_func(body: str, params: str = "int n", head: str = "") -> str:
     """A compilable unit holding ``void f(params) { body }``."""
     return f"{head}\nint a[100], b[100];\nvoid f({params})\n{{\n{textwrap.dedent(body)}\n}}\n"
-
-
-def expect(code: str, text: str) -> None:
-    assert code == textwrap.dedent(text).lstrip("\n"), code
 
 
 # -- golden shapes -----------------------------------------------------------------

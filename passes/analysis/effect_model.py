@@ -218,7 +218,7 @@ def function_scope(module: Module) -> FunctionScope:
     return module.ws.resource("function_scope", module)
 
 
-@analysis(scope="module", provides="function_scope", name="function_scope")
+@analysis(scope="module", provides="function_scope", name="function_scope", reads=["unit_scope"])
 def _function_scope(module: Module) -> FunctionScope:
     """Name resolution and types of a function, file scope from the cached unit resource (read only)."""
     func = module.ast

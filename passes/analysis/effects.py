@@ -343,14 +343,14 @@ class EffectsTables:
     cumulated: EffectsMap
 
 
-@analysis(scope="module", provides="effects_tables")
+@analysis(scope="module", provides="effects_tables", reads=["function_scope", "summary_effects", "unit_scope"])
 def effects_tables(module: Module) -> EffectsTables:
     """Proper and cumulated effects of every statement of a function, in one walk."""
     fx = _compute(module)
     return EffectsTables(EffectsMap(MappingProxyType(fx.proper)), EffectsMap(MappingProxyType(fx.cumulated)))
 
 
-@analysis(scope="module", provides="proper_effects", display=_display_map)
+@analysis(scope="module", provides="proper_effects", display=_display_map, reads=["effects_tables"])
 def proper_effects(module: Module) -> EffectsMap:
     """Effects of each statement itself, calls translated from the callees' summaries.
 
@@ -360,7 +360,7 @@ def proper_effects(module: Module) -> EffectsMap:
     return module.resource("effects_tables").proper
 
 
-@analysis(scope="module", provides="cumulated_effects", display=_display_map)
+@analysis(scope="module", provides="cumulated_effects", display=_display_map, reads=["effects_tables"])
 def cumulated_effects(module: Module) -> EffectsMap:
     """Effects of each statement with everything nested in it (loops generalised).
 
@@ -370,7 +370,7 @@ def cumulated_effects(module: Module) -> EffectsMap:
     return module.resource("effects_tables").cumulated
 
 
-@analysis(scope="module", provides="summary_effects", display=_display_summary)
+@analysis(scope="module", provides="summary_effects", display=_display_summary, reads=["cumulated_effects"])
 def summary_effects(module: Module) -> tuple[Effect, ...]:
     """Effects of a function visible to its callers: globals, and through pointer/array formals.
 

@@ -424,7 +424,7 @@ def _display(module: Module, value) -> dict:
     return out
 
 
-@analysis(scope="module", provides="private_variables", display=_display)
+@analysis(scope="module", provides="private_variables", display=_display, reads=["cumulated_effects", "function_scope", "in_region_analysis", "in_regions", "out_regions", "preconditions", "proper_effects", "region_analysis", "regions", "summary_effects"])
 def private_variables(module: Module):
     """Scalars each loop can privatize: ``{id(for): (for, LoopPrivates)}``.
 

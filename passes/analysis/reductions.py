@@ -635,7 +635,7 @@ def _display(module: Module, value: Reductions) -> dict:
     return out
 
 
-@analysis(scope="module", provides="reductions", display=_display)
+@analysis(scope="module", provides="reductions", display=_display, reads=["cumulated_effects", "function_scope", "proper_effects", "reductions"])
 def reductions(module: Module) -> Reductions:
     """Reductions of each statement, each loop and the function (Amini 2012 §4.4.1).
 

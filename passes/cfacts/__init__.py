@@ -6,5 +6,6 @@
 * :mod:`.types`: declared and arithmetic types (:class:`~.types.TypeEnv`);
 * :mod:`.folding`: constant folding (:func:`~.folding.simplify`, :func:`~.folding.int_value`);
 * :mod:`.control`: jumps out of a statement, pragmas before it, dead loop indices;
+* :mod:`.loops`: the counted ``for`` header (index, lower bound, constant step);
 * :mod:`.forms`: array references, linear coefficients, ``min``/``max``.
 """

@@ -153,7 +153,7 @@ def constant_arguments(module: Module) -> tuple[dict[str, c_ast.Node], list[str]
     return out, why
 
 
-@transformation(scope="module", requires=["callgraph"], preserves=["callgraph"])
+@transformation(scope="module", requires=["callgraph"], preserves=["callgraph"], reads=["function_scope"])
 def propagate_constant_arguments(module: Module) -> None:
     """Use the constant that every call passes for a formal in place of the formal.
 

@@ -38,6 +38,7 @@ from .counted import (
     check_invariant_bounds,
     counted_loop,
     main_bound,
+    refuse,
     substitute_index,
 )
 
@@ -74,11 +75,6 @@ class Band:
     def uses(self, k: int, m: int) -> bool:
         """Whether a bound of band loop ``k`` uses the index of band loop ``m``."""
         return bool(self.lb_coef[k][m] or self.ub_coef[k][m])
-
-
-def refuse(loop: Loop, what: str) -> PassFailed:
-    """``file:line: loop L of f: <what>``."""
-    return PassFailed(f"{where(loop.node)}: loop {loop.label} of {loop.module.name}: {what}")
 
 
 def only_loop(stmt: c_ast.Node) -> c_ast.Label | None:
@@ -290,7 +286,7 @@ def check_permutation(band: Band, order: tuple[int, ...], what: str) -> None:
 # -------------------------------------------------------------------------- interchange
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"])
+@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
 def interchange(loop: Loop, order: tuple[int, ...] = ()) -> None:
     """Permute the loops of a perfect band starting at ``loop``.
 
@@ -409,7 +405,7 @@ def skew(loop: Loop, factor: int = 1) -> None:
 # ------------------------------------------------------------------------ unroll and jam
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"])
+@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
 def unroll_and_jam(loop: Loop, factor: int = 2) -> None:
     """Unroll the outer loop of a 2-deep perfect nest by ``factor`` and fuse the inner copies.
 

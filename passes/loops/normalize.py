@@ -371,7 +371,7 @@ def _injective_dimension(cl, var, effects, refs, table, body_written) -> str | N
             "may touch the same element")
 
 
-@transformation(scope="loop", requires=["private_variables"], preserves=["callgraph"])
+@transformation(scope="loop", requires=["private_variables"], preserves=["callgraph"], reads=["cumulated_effects", "dependences", "scops", "summary_effects"])
 def reverse(loop: Loop) -> None:
     """Run the iterations of a counted loop in the opposite order.
 

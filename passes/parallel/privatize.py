@@ -183,7 +183,7 @@ class _Scalarizer:
 
 
 @transformation(scope="module", requires=["in_regions", "out_regions", "cumulated_effects", "dependences"],
-                preserves=["callgraph"])
+                preserves=["callgraph"], reads=["in_region_analysis", "preconditions", "scops"])
 def scalarization(module: Module, break_perfect_nest: bool = False) -> None:
     """Replace array elements that a loop body accesses at one invariant place by a scalar.
 

@@ -78,6 +78,7 @@ from ..analysis.reductions import Reduction
 from ..analysis.references import call_sites, statement_refs, statements
 from ..cfacts.control import escaping_jumps
 from ..cfacts.folding import int_value, simplify
+from ..cfacts.loops import for_header
 from ..cfacts.names import where
 from ..cfacts.sideeffects import PURE_LIBM, has_side_effects, variables
 from .arrays import array_privatizer
@@ -156,7 +157,7 @@ _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 def loop_header(loop: c_ast.For, module: Module) -> tuple[LoopHeader | None, str | None]:
     """The counted-loop shape of ``loop``, or None and why it is not one."""
     scope = function_scope(module)
-    shape = _index_and_step(loop, scope.names)
+    shape = for_header(loop, scope.names)
     if shape is None:
         return None, f"its header at {where(loop)} is not 'for (i = lower; i < upper; i += step)'"
     decl, lower, step = shape
@@ -178,40 +179,6 @@ def loop_header(loop: c_ast.For, module: Module) -> tuple[LoopHeader | None, str
                           "direction it moves")
         bounds.append(b)
     return LoopHeader(decl.name, decl, lower, tuple(bounds), step), None
-
-
-def _index_and_step(loop: c_ast.For, names) -> tuple[object, c_ast.Node, int] | None:
-    """``(index declaration, lower bound, step)`` of ``for (i = lb; ...; i += step)``, else None."""
-    init = loop.init
-    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
-        decl, lower = init.decls[0], init.decls[0].init
-    elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
-        decl, lower = names.decl_of(init.lvalue), init.rvalue
-    else:
-        return None
-
-    def mine(e: c_ast.Node) -> bool:
-        return isinstance(e, c_ast.ID) and names.decl_of(e) is decl
-
-    nxt, step = loop.next, None
-    match nxt:
-        case c_ast.UnaryOp(op="++" | "p++") if mine(nxt.expr):
-            step = 1
-        case c_ast.UnaryOp(op="--" | "p--") if mine(nxt.expr):
-            step = -1
-        case c_ast.Assignment(op="+=" | "-=") if mine(nxt.lvalue):
-            v = int_value(simplify(nxt.rvalue))
-            step = None if v is None else (v if nxt.op == "+=" else -v)
-        case c_ast.Assignment(op="=") if mine(nxt.lvalue) and isinstance(nxt.rvalue, c_ast.BinaryOp):
-            e = nxt.rvalue
-            if e.op in ("+", "-") and mine(e.left):
-                v = int_value(simplify(e.right))
-                step = None if v is None else (v if e.op == "+" else -v)
-            elif e.op == "+" and mine(e.right):
-                step = int_value(simplify(e.left))
-    if decl is None or not step:
-        return None
-    return decl, lower, step
 
 
 def _conjuncts(e: c_ast.Node) -> list[c_ast.Node]:
@@ -559,7 +526,7 @@ def _display(module: Module, value: Mapping[str, LoopVerdict]) -> dict:
     return out
 
 
-@analysis(scope="module", provides="parallel_loops", display=_display)
+@analysis(scope="module", provides="parallel_loops", display=_display, reads=["cumulated_effects", "dependences", "function_scope", "preconditions", "private_variables", "proper_effects", "reductions", "region_analysis", "regions", "scops", "summary_effects"])
 def parallel_loops(module: Module) -> Mapping[str, LoopVerdict]:
     """Whether each loop of a function is parallel, with privatizations and reductions, or why not.
 

@@ -14,7 +14,6 @@ from pycparser import c_ast
 
 from passman.astutil import walk
 
-from ..cfacts.folding import int_value
 from .affine import AffineBuilder, ctx
 
 
@@ -69,45 +68,3 @@ def _plain_bound(cond: c_ast.Node, lookup, step: int) -> bool:
     return False
 
 
-def for_header(loop: c_ast.For, names) -> tuple[object, c_ast.Node, int] | None:
-    """``(iterator declaration, lower bound, step)`` of ``for (i = lb; ...; i += step)``, else None."""
-    init = loop.init
-    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
-        decl, lb = init.decls[0], init.decls[0].init
-    elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
-        decl, lb = names.decl_of(init.lvalue), init.rvalue
-    else:
-        return None
-    if decl is None:
-        return None
-    step = _step(loop.next, decl, names)
-    return None if step is None else (decl, lb, step)
-
-
-def _step(nxt: c_ast.Node | None, decl: object, names) -> int | None:
-    def mine(e: c_ast.Node) -> bool:
-        return isinstance(e, c_ast.ID) and names.decl_of(e) is decl
-
-    match nxt:
-        case c_ast.UnaryOp(op="++" | "p++") if mine(nxt.expr):
-            return 1
-        case c_ast.UnaryOp(op="--" | "p--") if mine(nxt.expr):
-            return -1
-        case c_ast.Assignment(op="+=" | "-=") if mine(nxt.lvalue):
-            v = int_value(nxt.rvalue)
-            if v:
-                return v if nxt.op == "+=" else -v
-        case c_ast.Assignment(op="=") if mine(nxt.lvalue) and isinstance(nxt.rvalue, c_ast.BinaryOp):
-            e = nxt.rvalue
-            if e.op == "+" and mine(e.left):
-                v = int_value(e.right)
-            elif e.op == "+" and mine(e.right):
-                v = int_value(e.left)
-            elif e.op == "-" and mine(e.left):
-                v = int_value(e.right)
-                v = -v if v is not None else None
-            else:
-                v = None
-            if v:
-                return v
-    return None

@@ -49,9 +49,16 @@ from passman import Loop, Module, analysis
 from passman.lazy import LazyAttribute
 
 from ..cfacts.names import where
+from .affine import operation_budget, out_of_operations
 from .scop import Access, Scop, ScopLoop, Scops, Statement
 
 _DT = LazyAttribute("islpy", "dim_type")
+
+#: isl operations allowed to the value-based flow of one array (``compute_flow``) before the
+#: analysis falls back to memory-based flow for that array
+FLOW_OPERATIONS = 20_000_000
+#: the flows of an array whose value-based analysis ran out of its budget
+MEMORY_BASED: dict = {}
 
 
 @dataclass(frozen=True)
@@ -334,7 +341,13 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
         elif len(writes) == 1 and not writes[0].may:
             flows = None  # one certain writer: the last write is the nearest source (below)
         else:
-            flows = value_flows(scop, array, reads, writes)
+            try:  # isl's dataflow can blow up on big unions: memory-based flow beyond the budget
+                with operation_budget(FLOW_OPERATIONS):
+                    flows = value_flows(scop, array, reads, writes)
+            except isl.Error as err:
+                if not out_of_operations(err):
+                    raise
+                flows = MEMORY_BASED
         pairs = [("flow", w, r) for w in writes for r in reads]
         pairs += [("anti", r, w) for r in reads for w in writes]
         pairs += [("output", w1, w2) for w1 in writes for w2 in writes]
@@ -357,7 +370,11 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
                     levels.append((k, part))
             if not levels:
                 continue
-            if kind == "flow" and flows is not None:
+            if kind == "flow" and flows is MEMORY_BASED:  # every pair counts: sound, less precise
+                direct = levels[0][1]
+                for _, p in levels[1:]:
+                    direct = direct.union(p)
+            elif kind == "flow" and flows is not None:
                 direct = flows.get((_tag(src), _tag(dst)))
                 if direct is not None:
                     direct = direct.set_tuple_name(_DT.in_, a.name).set_tuple_name(_DT.out, b.name)

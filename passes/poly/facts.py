@@ -451,13 +451,13 @@ def function_facts(module: Module) -> FunctionFacts:
     return module.resource("poly_facts").view()
 
 
-@analysis(scope="module", provides="poly_facts")
+@analysis(scope="module", provides="poly_facts", reads=["function_scope", "poly_unit_variables"])
 def poly_facts(module: Module) -> FunctionFacts:
     """Internal: names, shapes and syntactic facts of a function for the polyhedral analyses."""
     return FunctionFacts(module)
 
 
-@analysis(scope="unit", provides="poly_unit_variables")
+@analysis(scope="unit", provides="poly_unit_variables", reads=["unit_scope"])
 def poly_unit_variables(cu) -> tuple[tuple[str, c_ast.Decl], ...]:
     """Internal: the variables declared at file scope in a unit, ``(name, declaration)``."""
     names = cu.ws.resource("unit_scope", cu).names

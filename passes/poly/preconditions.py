@@ -41,8 +41,8 @@ from passman import Module, analysis
 from passman.lazy import LazyAttribute
 
 from ..analysis.references import CONTROL, statements, substatements
+from ..cfacts.loops import for_header
 from .affine import AffineBuilder, ctx, params_universe, project_out_params, rename_param
-from .counted_loops import for_header
 from .facts import function_facts, variable_decl
 from .text import set_text
 
@@ -346,7 +346,7 @@ def _display(module: Module, value: Preconditions) -> dict:
     return out
 
 
-@analysis(scope="module", provides="preconditions", display=_display)
+@analysis(scope="module", provides="preconditions", display=_display, reads=["poly_facts", "summary_effects"])
 def preconditions(module: Module) -> Preconditions:
     """Affine constraints on integer scalars before each statement (see the module docstring).
 

@@ -26,9 +26,10 @@ from passman.lazy import LazyAttribute
 
 from ..analysis.references import Ref, call_sites
 from ..cfacts.control import escaping_jumps
+from ..cfacts.loops import for_header
 from . import region_sets as rs
 from .affine import AffineBuilder, ctx, params_universe, rename_param
-from .counted_loops import bound_check, for_header
+from .counted_loops import bound_check
 from .facts import FunctionFacts, function_facts, variable_decl
 from .preconditions import specialised_preconditions
 from .region_calls import CallTranslator, summarize

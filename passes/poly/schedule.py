@@ -384,7 +384,7 @@ def _reschedule(
     return None
 
 
-@transformation(scope="module", requires=["dependences"], preserves=["callgraph"])
+@transformation(scope="module", requires=["dependences"], preserves=["callgraph"], reads=["function_scope", "poly_facts", "scops", "unit_scope"])
 def auto_schedule(
     module: Module,
     fusion: str = "smart",
@@ -489,7 +489,7 @@ def auto_schedule(
         raise PassFailed(f"{module.name}: no part rescheduled: " + "; ".join(reversed(reasons)))
 
 
-@transformation(scope="module", requires=["dependences"], preserves=["callgraph"])
+@transformation(scope="module", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
 def apply_schedule(module: Module, part: int = 0, tree: str = "") -> None:
     """Replace static control part ``part`` by the code of an explicit isl schedule tree.
 

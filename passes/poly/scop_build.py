@@ -22,9 +22,10 @@ from passman import Module, analysis
 from passman.astutil import walk
 from passman.lazy import LazyAttribute
 
+from ..cfacts.loops import for_header
 from ..cfacts.names import where
 from .affine import AffineBuilder, ctx, param_names
-from .counted_loops import bound_check, for_header
+from .counted_loops import bound_check
 from .facts import Shape, extent_set, function_facts, variable_decl
 from .scop import Access, ArrayInfo, Scop, ScopLoop, Scops, Statement
 from .text import set_text
@@ -591,7 +592,7 @@ def _display(module: Module, value: Scops) -> dict:
     return out
 
 
-@analysis(scope="module", provides="scops", display=_display)
+@analysis(scope="module", provides="scops", display=_display, reads=["function_scope", "poly_facts", "summary_effects"])
 def scops(module: Module) -> Scops:
     """The static control parts of a function (see :mod:`passman.passes.poly.scop`).
 

@@ -302,7 +302,7 @@ class _Dce:
             items[:] = keep
 
 
-@transformation(scope="module")
+@transformation(scope="module", reads=["in_region_analysis", "out_regions", "preconditions"])
 def dead_code_elimination(module: Module) -> None:
     """Remove statements whose results are never used, and code that cannot run.
 
