@@ -9,6 +9,7 @@
 
 from .errors import InternalError, InvalidInput, PassFailed, PassmanError
 from .history import History, Step
+from .instrument import Instrumentation, PassCall
 from .loop import Loop
 from .module import Module, Modules
 from .registry import (
@@ -28,11 +29,13 @@ __all__ = [
     "REGISTRY",
     "CompilationUnit",
     "History",
+    "Instrumentation",
     "InternalError",
     "InvalidInput",
     "Loop",
     "Module",
     "Modules",
+    "PassCall",
     "PassFailed",
     "PassInfo",
     "PassmanError",

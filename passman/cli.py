@@ -1,17 +1,22 @@
 """The ``passman`` command line.
 
     passman run RECIPE FILE... [-o DIR] [-D..] [-I..] [--set PROP=VALUE] [--build] [--run [-- ARGS]]
+    passman run -p PIPELINE FILE... [same options]
     passman passes [NAME]
     passman show FILE... [--module M] [--resource R]
     passman stubs [BROKER] [--functions]
 
 User mistakes print one ``file:line:col: error: ...`` line and exit 1; a bug
 in passman prints a traceback with a request to report it and exits 3.
+``--verbose`` (before or after the command) logs more through the
+``passman`` logger (:mod:`logging`) on standard error: the history, its
+reproducer pipeline, tracebacks.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 import tempfile
@@ -21,10 +26,42 @@ from typing import Any
 from .builder import BuildError
 from .errors import InternalError, InvalidInput, PassFailed, PassmanError
 
+#: the logger ``--verbose`` turns on
+LOG = logging.getLogger("passman")
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Messages as they are, on the standard error of the moment (tests capture it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFormatter(logging.Formatter("%(message)s"))
+
+    @property
+    def stream(self):  # noqa: D102 - looked up at each message
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        pass
+
+
+_HANDLER = _StderrHandler()
+
+
+def _configure_logging(verbose: bool) -> None:
+    if _HANDLER not in LOG.handlers:
+        LOG.addHandler(_HANDLER)
+    LOG.setLevel(logging.INFO if verbose else logging.WARNING)
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="passman", description="A programmable pass manager for C.")
-    p.add_argument("--verbose", "-v", action="store_true", help="show more (history, tracebacks)")
+    verbose_help = "show more (history, reproducer, tracebacks)"
+    p.add_argument("--verbose", "-v", action="store_true", help=verbose_help)
+    # also accepted after the command; SUPPRESS keeps a -v given before it
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--verbose", "-v", action="store_true", default=argparse.SUPPRESS, help=verbose_help)
     sub = p.add_subparsers(dest="command", required=True)
 
     def cpp_args(sp: argparse.ArgumentParser) -> None:
@@ -34,28 +71,43 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--broker", dest="brokers", action="append", default=[], metavar="NAME",
                         help="enable a library broker (passman stubs lists them)")
 
-    r = sub.add_parser("run", help="apply a recipe to C files")
-    r.add_argument("recipe", help="a recipe file (.py) or the name of a built-in recipe")
-    r.add_argument("files", nargs="+", help="C source files")
+    r = sub.add_parser(
+        "run", parents=[common], help="apply a recipe or a pipeline to C files",
+        usage="passman run [options] (RECIPE | -p PIPELINE) FILE... [-- ARGS]",
+    )
+    r.add_argument("inputs", nargs="+", metavar="RECIPE FILE...",
+                   help="a recipe file (.py) or the name of a built-in recipe (not with -p), then C files")
+    r.add_argument("-p", "--passes", dest="pipeline", metavar="PIPELINE",
+                   help="run this textual pipeline instead of a recipe (docs/pipelines.md)")
     r.add_argument("-o", "--output", help="write the transformed sources (and Makefile) here")
     cpp_args(r)
     r.add_argument("--set", dest="sets", action="append", default=[], metavar="PROP=VALUE")
     r.add_argument("--backend", default=None, help="backend used by --build (default: the recipe's, else c)")
     r.add_argument("--build", action="store_true", help="compile the result")
     r.add_argument("--run", action="store_true", help="compile and run the result (args after --)")
+    r.add_argument("--print-after", action="append", default=[], metavar="PASS|all",
+                   help="print the function's code after each run of PASS (repeatable, or PASS,PASS)")
+    r.add_argument("--print-after-change", action="store_true",
+                   help="print the function's code after each pass that changed it")
+    r.add_argument("--print-on-failure", action="store_true",
+                   help="print each refusal with the code the pass refused")
+    r.add_argument("--time-passes", action="store_true",
+                   help="print the time of each pass and analysis at the end")
+    r.add_argument("--stats", action="store_true", help="print the counters of each pass at the end")
 
-    ps = sub.add_parser("passes", help="list registered passes and their properties")
+    ps = sub.add_parser("passes", parents=[common], help="list registered passes and their properties")
     ps.add_argument("name", nargs="?", help="show one pass in full")
 
-    s = sub.add_parser("show", help="print code, optionally annotated with an analysis")
+    s = sub.add_parser("show", parents=[common], help="print code, optionally annotated with an analysis")
     s.add_argument("files", nargs="+")
     s.add_argument("--module", "-m", action="append", default=[], help="only this function")
     s.add_argument("--resource", "-r", help="annotate with this analysis resource")
     cpp_args(s)
 
-    sub.add_parser("recipes", help="list built-in recipes")
+    sub.add_parser("recipes", parents=[common], help="list built-in recipes")
 
-    st = sub.add_parser("stubs", help="list library brokers, the functions they model, their targets")
+    st = sub.add_parser("stubs", parents=[common],
+                        help="list library brokers, the functions they model, their targets")
     st.add_argument("broker", nargs="?", help="show one broker in full")
     st.add_argument("--functions", action="store_true", help="list every modelled function")
     return p
@@ -79,23 +131,42 @@ def _parse_sets(items: list[str]) -> dict[str, str]:
 
 
 def _run(ns: argparse.Namespace, extra: list[str]) -> int:
+    from .pipeline import parse
     from .recipe import bind_options, load_recipe, recipe_entry
     from .workspace import Workspace
 
     sets = _parse_sets(ns.sets)
-    recipe = load_recipe(ns.recipe)
-    entry = recipe_entry(recipe)
+    recipe = entry = pipeline = None
+    if ns.pipeline is not None:
+        pipeline = parse(ns.pipeline)  # a malformed pipeline stops before parsing the C files
+    else:
+        recipe = load_recipe(ns.recipe)
+        entry = recipe_entry(recipe)
     ws = Workspace(*ns.files, cppflags=_cppflags(ns), brokers=ns.brokers)
     options = {}
     for key, value in sets.items():
         if key in ws.props:
             setattr(ws.props, key, value)
+        elif pipeline is not None:
+            raise InvalidInput(f"error: unknown property '{key}' (passman passes lists them)")
         else:
             options[key] = value
-    options = bind_options(entry, options)
-    _call_recipe(entry, ws, options, ns.recipe)
-    if ns.verbose:
-        print(str(ws.history), file=sys.stderr)
+    reports = _instrument(ws, ns)
+    try:
+        if pipeline is not None:
+            ws.apply_pipeline(pipeline)
+        else:
+            _call_recipe(entry, ws, bind_options(entry, options), ns.recipe)
+    finally:
+        for report in reports:
+            sys.stderr.write(report.report())
+    if LOG.isEnabledFor(logging.INFO):
+        LOG.info(str(ws.history))
+        try:
+            quoted = "'" + ws.history.pipeline().replace("'", "'\\''") + "'"  # for a POSIX shell
+            LOG.info("passman: reproducer: passman run -p %s", quoted)
+        except InvalidInput as err:
+            LOG.info("passman: no reproducer: %s", err)
     backend = ns.backend or getattr(recipe, "BACKEND", "c")
     if ns.build or ns.run:
         out = ns.output or tempfile.mkdtemp(prefix="passman-build-")
@@ -131,6 +202,29 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
     return 0
 
 
+def _instrument(ws: Any, ns: argparse.Namespace) -> list[Any]:
+    """Register the instrumentations the flags ask for; return those that print a report at the end."""
+    from .reports import PrintAfter, PrintOnFailure, StatsReport, TimeReport
+
+    names = {n.strip() for item in ns.print_after for n in item.split(",") if n.strip()}
+    if "all" in names:
+        ws.instrument(PrintAfter())
+    elif names:
+        for name in sorted(names):
+            ws.registry.get_pass(name)  # InvalidInput for an unknown pass
+        ws.instrument(PrintAfter(names))
+    if ns.print_after_change:
+        ws.instrument(PrintAfter(only_changed=True))
+    if ns.print_on_failure:
+        ws.instrument(PrintOnFailure())
+    reports: list[Any] = []
+    if ns.time_passes:
+        reports.append(ws.instrument(TimeReport()))
+    if ns.stats:
+        reports.append(ws.instrument(StatsReport()))
+    return reports
+
+
 def _call_recipe(entry: Any, ws: Any, options: dict[str, Any], spec: str) -> None:
     try:
         entry(ws, **options)
@@ -155,7 +249,7 @@ def _passes(ns: argparse.Namespace) -> int:
         print(f"{info.name} ({info.kind}, {info.scope} scope)")
         if info.provides:
             print(f"  provides: {info.provides}")
-        for label, items in (("requires", info.requires), ("preserves", info.preserves)):
+        for label, items in (("requires", info.requires), ("reads", info.reads), ("preserves", info.preserves)):
             if items:
                 print(f"  {label}: {', '.join(items)}")
         for prop in info.params + ([info.varargs] if info.varargs else []):
@@ -241,7 +335,18 @@ def main(argv: list[str] | None = None) -> int:
     if "--" in argv:
         k = argv.index("--")
         argv, extra = argv[:k], argv[k + 1 :]
-    ns = _parser().parse_args(argv)
+    parser = _parser()
+    ns = parser.parse_args(argv)
+    _configure_logging(ns.verbose)
+    if ns.command == "run":
+        if ns.pipeline is not None:
+            ns.recipe, ns.files = None, ns.inputs
+        elif len(ns.inputs) < 2:
+            print("usage: passman run [options] (RECIPE | -p PIPELINE) FILE... [-- ARGS]\n"
+                  "passman run: error: a recipe and at least one C file are required", file=sys.stderr)
+            return 2
+        else:
+            ns.recipe, ns.files = ns.inputs[0], ns.inputs[1:]
     try:
         if ns.command == "run":
             return _run(ns, extra)
@@ -264,13 +369,11 @@ def main(argv: list[str] | None = None) -> int:
     except PassFailed as err:
         name = f"{err.pass_name}: " if err.pass_name else ""
         print(_one_line(f"passman: error: {name}{err}"), file=sys.stderr)
-        if ns.verbose:
-            traceback.print_exc()
+        LOG.info("%s", traceback.format_exc().rstrip())
         return 1
     except PassmanError as err:
         print(_one_line(_as_error(str(err))), file=sys.stderr)
-        if ns.verbose:
-            traceback.print_exc()
+        LOG.info("%s", traceback.format_exc().rstrip())
         return 1
     except BrokenPipeError:  # pragma: no cover - e.g. `passman show | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

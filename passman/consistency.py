@@ -12,6 +12,7 @@ resources it declares it ``preserves`` are carried over to the new versions.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -91,6 +92,26 @@ class ResourceManager:
         if ckey in self._computing:
             chain = " -> ".join(f"{r}({'/'.join(map(str, o[1:]))})" for r, o in self._computing)
             raise PassFailed(f"recursive dependence while computing {chain} -> {resource}")
+        instruments = self.ws.instruments
+        if not instruments:
+            return self._compute(resource, producer, target, okey, ckey)
+        for inst in list(instruments):
+            inst.before_analysis(resource, target)
+        start = time.perf_counter()
+        try:
+            value = self._compute(resource, producer, target, okey, ckey)
+        except BaseException as err:
+            seconds = time.perf_counter() - start
+            for inst in list(instruments):
+                inst.after_analysis_failed(resource, target, err, seconds)
+            raise
+        seconds = time.perf_counter() - start
+        for inst in list(instruments):
+            inst.after_analysis(resource, target, seconds)
+        return value
+
+    def _compute(self, resource: str, producer: Any, target: Any, okey: OwnerKey, ckey: tuple) -> Any:
+        """Compute ``resource`` for ``target`` (its required resources first) and cache it."""
         for req in producer.requires:
             self.get(req, target)
         self._computing.append(ckey)

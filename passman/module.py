@@ -148,6 +148,14 @@ class Module:
         return self.ws.rm.get(name, self)
 
     # -- passes -------------------------------------------------------------------
+    def apply(self, pipeline: str) -> bool:
+        """Run a textual pipeline on this function only (``docs/pipelines.md``).
+
+        ``kernel.apply("(partial_eval,dead_code_elimination)*,unroll@*.inner_loops{rate=2}?")``;
+        a target naming another function is refused. Returns whether the code changed.
+        """
+        return self.ws.apply_pipeline(pipeline, function=self.name)
+
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("_"):
             raise AttributeError(name)

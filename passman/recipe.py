@@ -12,6 +12,13 @@ when one is registered, and otherwise passes ``NAME`` to ``main`` (converted
 to the type of ``main``'s parameter default or annotation), which must accept
 it. The recipe may save or build itself; otherwise the command line does what
 its flags say (``-o``, ``--build``, ``--run``).
+
+Two helpers say "this pass may refuse" without a ``try``/``except`` block:
+:func:`attempt` (``?`` of a textual pipeline) and :func:`try_in_order`
+(PyPS's "try this, else that")::
+
+    attempt(module.limit_nested_parallelism)          # refusal tolerated
+    try_in_order(lambda: loop.tile(32, 32), lambda: loop.unroll(4))
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .errors import InvalidInput
+from .errors import InvalidInput, PassFailed
 from .registry import convert_value
 
 
@@ -92,3 +99,35 @@ def bind_options(fn: Callable[..., Any], options: dict[str, str]) -> dict[str, A
         else:
             raise InvalidInput(f"error: unknown property '{key}' (not a registered property nor an option of the recipe)")
     return out
+
+
+def attempt(call: Callable[..., Any], *args: Any, **kwargs: Any) -> bool:
+    """Call ``call(*args, **kwargs)`` (a pass); whether it applied, False when it refused.
+
+    A refusal (:class:`PassFailed`) leaves the workspace as it was; any other
+    error propagates. ``attempt(module.ompify_code)`` is ``ompify_code?`` in
+    a pipeline.
+    """
+    try:
+        call(*args, **kwargs)
+    except PassFailed:
+        return False
+    return True
+
+
+def try_in_order(*calls: Callable[[], Any]) -> int:
+    """Call each of ``calls`` in turn until one does not refuse; return its index.
+
+    "Try this, else that": ``try_in_order(lambda: loop.tile(32, 32), lambda:
+    loop.unroll(4))``. When every one refuses, raises :class:`PassFailed`
+    with each reason (the workspace is as before: each refusal undid itself).
+    """
+    reasons = []
+    for k, call in enumerate(calls):
+        try:
+            call()
+        except PassFailed as err:
+            reasons.append(f"{err.pass_name + ': ' if err.pass_name else ''}{err}")
+            continue
+        return k
+    raise PassFailed("every alternative refused: " + "; ".join(reasons) if reasons else "no alternative given")

@@ -13,6 +13,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,10 +24,12 @@ from . import frontend
 from .astutil import copy_node, func_name, same_tree
 from .consistency import ResourceManager
 from .errors import InternalError, InvalidInput, PassFailed, PassmanError
-from .history import History, Step
+from .history import SET_CODE, History, Step
+from .instrument import Instrumentation, PassCall
 from .loop import Loop, unlabelled_fors
 from .module import Module, Modules
-from .registry import REGISTRY, PassInfo, Registry
+from .pipeline import run_pipeline
+from .registry import REGISTRY, PassInfo, Property, Registry
 
 if TYPE_CHECKING:
     from .brokers import Implementation, Stub
@@ -166,6 +169,18 @@ class Props:
         """Every property with its current value."""
         for name, p in sorted(self._ws.registry.properties.items()):
             yield name, self._values.get(name, p.default)
+
+    @contextmanager
+    def scoped(self, **values: Any) -> Iterator[None]:
+        """Set properties for the duration of a ``with`` block, then restore them."""
+        saved = dict(self._values)
+        try:
+            for name, value in values.items():
+                self.__setattr__(name, value)
+            yield
+        finally:
+            self._values.clear()
+            self._values.update(saved)
 
     def _copy_for(self, ws: Workspace) -> Props:
         return Props(ws, self._values)
@@ -341,6 +356,9 @@ class Workspace:
         self.rm = ResourceManager(self)
         self.props = Props(self)
         self.history = History()
+        #: instrumentations called before and after each pass and analysis (:meth:`instrument`)
+        self.instruments: list[Instrumentation] = []
+        self._calls: list[PassCall] = []
         self.build_result = None
         self.warnings: list[str] = []
         for src in sources:
@@ -758,7 +776,13 @@ class Workspace:
         Keyword arguments are properties set for this call only. A
         transformation is a transaction: on any exception the workspace is as
         before. A transformation that changes nothing raises :class:`PassFailed`.
+
+        With a text alone that is not the name of a program-level pass,
+        ``ws.apply("auto_schedule{fusion=max},ompify_code?")`` runs a textual
+        pipeline (:meth:`apply_pipeline`).
         """
+        if target is None and not args and not kwargs and not self._is_program_pass(pass_name):
+            return self.apply_pipeline(pass_name)
         info = self.registry.get_pass(pass_name)
         target = self._resolve_target(self if target is None else target)
         bound = info.bind(args, kwargs)
@@ -766,6 +790,51 @@ class Workspace:
         if info.kind == "analysis":
             return self.rm.get(info.provides, target)
         return self._run_transformation(info, target, bound, values)
+
+    def _is_program_pass(self, name: str) -> bool:
+        info = self.registry.passes.get(name)
+        return info is not None and info.scope == "program"
+
+    def apply_pipeline(self, text: str, *, function: str | None = None) -> bool:
+        """Run a textual pipeline (``docs/pipelines.md``); whether it changed the code.
+
+        ``function`` restricts it to one function (``module.apply(text)``).
+        A malformed pipeline raises :class:`InvalidInput` naming the column
+        before any pass runs; a step that refuses without ``?`` raises
+        :class:`PassFailed` naming the step (the steps before it stay applied).
+        """
+        return run_pipeline(self, text, function=function)
+
+    # -- instrumentation ------------------------------------------------------------------
+    def instrument(self, instrumentation: Instrumentation) -> Instrumentation:
+        """Call ``instrumentation``'s hooks around every pass and analysis computation from now on.
+
+        Clones and checkpoints taken afterwards share it (their passes are
+        part of the same compilation); returns it.
+        """
+        self.instruments.append(instrumentation)
+        return instrumentation
+
+    def uninstrument(self, instrumentation: Instrumentation) -> None:
+        """Stop calling ``instrumentation``'s hooks (clones keep theirs); no-op if not registered."""
+        if instrumentation in self.instruments:
+            self.instruments.remove(instrumentation)
+
+    def stat(self, name: str, amount: int = 1) -> None:
+        """Report a counter of the running pass (``module.ws.stat("loops tiled")``).
+
+        The instrumentations receive it (``passman run --stats`` sums them per
+        pass, dropping those of a pass that refused); without one it costs a
+        test.
+        """
+        if self.instruments:
+            call = self._calls[-1] if self._calls else None
+            for inst in self.instruments:
+                inst.on_stat(call, name, amount)
+
+    def describe(self, target: Any) -> str:
+        """``function f``, ``loop l3 of f``, ``unit u`` or ``the program``."""
+        return _describe(target)
 
     def _scoped_values(self, info: PassInfo, bound: dict[str, Any]) -> dict[str, Any]:
         values: dict[str, Any] = {}
@@ -778,17 +847,36 @@ class Workspace:
             values["*"] = info.varargs.convert(raw)
         return values
 
+    def _step_options(self, info: PassInfo, bound: dict, values: dict, props: dict) -> tuple:
+        """What a call runs with that a fresh workspace would not give it (:attr:`Step.options`)."""
+        out: dict[str, Any] = {}
+        own = [(info.param_name(p), p, info.param_name(p)) for p in info.params]
+        if info.varargs is not None:
+            own.append((info.param_name(info.varargs), info.varargs, "*"))
+        for short, p, key in own:
+            if key in values and (key in bound or not _is_default(p, values[key])):
+                out[short] = values[key]
+        for name, value in props.items():
+            p = self.registry.properties.get(name)
+            if p is not None and p.owner is None and not _is_default(p, value):
+                out[name] = value
+        return tuple(sorted(out.items()))
+
     def _run_transformation(self, info: PassInfo, target: Any, bound: dict, values: dict) -> Any:
         saved = dict(self.props._values)
         for p in info.params:
             self.props._values[p.name] = values[info.param_name(p)]
-        txn = _Transaction(self)
-        self._txns.append(txn)
-        start = time.perf_counter()
         step_args = tuple(sorted((k, v) for k, v in bound.items() if k != "*"))
         if "*" in bound:
             step_args = (("*", values["*"]),) + step_args
+        options = self._step_options(info, bound, values, saved)
+        depth = len(self._txns)
+        call = self._before_pass(info, target, step_args, depth) if self.instruments else None
+        txn = _Transaction(self)
+        self._txns.append(txn)
+        start = time.perf_counter()
         error = None
+        failure: BaseException | None = None
         changed = False
         try:
             if isinstance(target, Module):
@@ -815,22 +903,48 @@ class Workspace:
             error = str(err)
             if isinstance(err, PassFailed) and err.pass_name is None:
                 err.pass_name = info.name
+            failure = err
             raise
         except RecursionError as err:
             self._abort(txn)
             error = "recursion too deep"
-            raise InternalError(f"pass {info.name} recursed too deeply on {_describe(target)}") from err
+            failure = InternalError(f"pass {info.name} recursed too deeply on {_describe(target)}")
+            raise failure from err
         except Exception as err:
             self._abort(txn)
             error = repr(err)
-            raise InternalError(f"pass {info.name} crashed on {_describe(target)}: {err!r}") from err
+            failure = InternalError(f"pass {info.name} crashed on {_describe(target)}: {err!r}")
+            raise failure from err
+        except BaseException as err:  # KeyboardInterrupt: recorded, not handled
+            failure = err
+            raise
         finally:
             self.props._values.clear()
             self.props._values.update(saved)
+            seconds = time.perf_counter() - start
             self.history.steps.append(
                 Step(info.name, self._target_id(target), step_args, changed and error is None,
-                     time.perf_counter() - start, error)
+                     seconds, error, options, depth)
             )
+            if call is not None:
+                self._after_pass(call, changed and error is None, seconds, failure)
+
+    def _before_pass(self, info: PassInfo, target: Any, args: tuple, depth: int) -> PassCall:
+        call = PassCall(info.name, target, _describe(target), args, depth,
+                        self._calls[-1] if self._calls else None, self)
+        self._calls.append(call)
+        for inst in list(self.instruments):
+            inst.before_pass(call)
+        return call
+
+    def _after_pass(self, call: PassCall, changed: bool, seconds: float, failure: BaseException | None) -> None:
+        if self._calls and self._calls[-1] is call:
+            self._calls.pop()
+        for inst in list(self.instruments):
+            if failure is None:
+                inst.after_pass(call, changed, seconds)
+            else:
+                inst.after_pass_failed(call, failure, seconds)
 
     def _abort(self, txn: _Transaction) -> None:
         if self._txns and self._txns[-1] is txn:
@@ -901,6 +1015,8 @@ class Workspace:
         new.rm = self.rm.copy_for(new)
         new.props = self.props._copy_for(new)
         new.history = self.history.copy()
+        new.instruments = list(self.instruments)
+        new._calls = []
         new.build_result = None
         new.warnings = list(self.warnings)
         new._stubs = self._stubs.copy()
@@ -978,6 +1094,16 @@ class Workspace:
 
     def __repr__(self) -> str:
         return f"<Workspace {self.name}: {', '.join(self._units)}>"
+
+
+def _is_default(p: Property, value: Any) -> bool:
+    """Whether ``value`` is property ``p``'s default (as given, or converted to its type)."""
+    if value == p.default:
+        return True
+    try:
+        return value == p.convert(p.default)
+    except InvalidInput:
+        return False
 
 
 def _same_function_slot(a: c_ast.Node, b: c_ast.Node) -> bool:
@@ -1067,6 +1193,6 @@ def _retarget_coords(node: c_ast.Node, fname: str | None) -> None:
 
 
 _SET_CODE = PassInfo(
-    name="set_code", func=_set_code, kind="transformation", scope="module",
+    name=SET_CODE, func=_set_code, kind="transformation", scope="module",
     params=[], doc="Replace a function by new C text.",
 )

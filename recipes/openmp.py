@@ -44,6 +44,7 @@ from __future__ import annotations
 from typing import Any
 
 from passman import InvalidInput, PassFailed
+from passman.recipe import attempt
 
 #: ``--build`` and ``--run`` use the OpenMP backend (Makefile with -fopenmp, $(OPT) = -O3)
 BACKEND = "openmp"
@@ -114,31 +115,18 @@ def openmp(module, distribute: bool = True) -> bool:
     ``module.display("private_variables")`` show them). Returns whether the
     function got an OpenMP pragma.
     """
-    try:
-        # whole loops, as they are, reductions included (Amini 2012 §4.3.2, §4.4)
-        module.coarse_grain_parallelization_with_reduction()
-    except PassFailed:
-        pass  # nothing parallel as it is: distribution may find some
+    # whole loops, as they are, reductions included (Amini 2012 §4.3.2, §4.4); when
+    # nothing is parallel as it is, distribution may find some
+    attempt(module.coarse_grain_parallelization_with_reduction)
     if distribute:
-        try:
-            # the loops still sequential: one loop per dependence cycle, maximal parallel loops
-            module.allen_kennedy_parallelization()
-        except PassFailed:
-            pass
-    try:
-        # one parallel region per nest: drop markers nested in another parallel loop
-        module.limit_nested_parallelism()
-    except PassFailed:
-        pass
-    try:
-        # directive generation: #pragma omp parallel for private(...) reduction(...) collapse(n)
-        module.ompify_code()
-    except PassFailed:
+        # the loops still sequential: one loop per dependence cycle, maximal parallel loops
+        attempt(module.allen_kennedy_parallelization)
+    # one parallel region per nest: drop markers nested in another parallel loop
+    attempt(module.limit_nested_parallelism)
+    # directive generation: #pragma omp parallel for private(...) reduction(...) collapse(n)
+    if not attempt(module.ompify_code):
         return False  # no parallel loop in this function
-    try:
-        module.omp_merge_pragma()  # parallel-for pragmas left nested (the user's, say)
-    except PassFailed:
-        pass
+    attempt(module.omp_merge_pragma)  # parallel-for pragmas left nested (the user's, say)
     return True
 
 
@@ -148,15 +136,8 @@ def propagate_constants(ws) -> None:
     The compiler sees them in the original when it inlines a kernel into
     ``main``; in an OpenMP region outlined from the kernel it no longer does.
     """
-    changed = True
-    while changed:
-        changed = False
-        for module in ws.all_functions:
-            try:
-                module.propagate_constant_arguments()
-                changed = True
-            except PassFailed:
-                pass
+    while any([attempt(module.propagate_constant_arguments) for module in ws.all_functions]):
+        pass  # every function tried in each round: a list, not a lazy any()
 
 
 def main(
@@ -189,10 +170,7 @@ def main(
     if constants:
         propagate_constants(ws)
         for name in done:  # the scheduler's bounds on the constants: fold what became constant
-            try:
-                ws[name].partial_eval()
-            except PassFailed:
-                pass
+            attempt(ws[name].partial_eval)
     for module in ws.all_functions:
         if module.name in done:
             continue  # its other loops (outside static-control parts) stay as they are
