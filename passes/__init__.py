@@ -17,28 +17,14 @@
   marker and clauses.
 
 Loaded at start-up through the ``passman.passes`` entry point, exactly as a
-third-party plugin is.
+third-party plugin is, but lazily: importing this package registers every
+built-in pass by name from :mod:`.manifest`, and a pass's module is imported
+the first time the pass, a resource it provides or one of its properties is
+looked up (``passman --help`` and ``passman passes`` import none of them).
 """
 
-from . import poly  # noqa: F401
-from .analysis import (  # noqa: F401
-    call_effects,
-    callgraph,
-    effect_model,
-    effects,
-    privatization,
-    reductions,
-    references,
-)
-from .interproc import constant_arguments, inline, linearize, outline  # noqa: F401
-from .loops import (  # noqa: F401
-    fusion,
-    fusion_regions,
-    hyperplane,
-    interchange,
-    normalize,
-    tile,
-    unroll,
-)
-from .parallel import ompify, parallelize, privatize, verdicts  # noqa: F401
-from .scalar import accumulate, cleanup, substitution  # noqa: F401
+from passman import REGISTRY
+
+from .manifest import PASSES, PROPERTIES
+
+REGISTRY.install_manifest(PASSES, PROPERTIES)

@@ -257,12 +257,10 @@ def _passes(ns: argparse.Namespace) -> int:
         print()
         print(info.doc)
         return 0
-    for name, info in sorted(REGISTRY.passes.items()):
-        print(f"{name:32s} {info.kind:14s} {info.scope:8s} {info.summary}")
-        for prop in info.params + ([info.varargs] if info.varargs else []):
-            tname = getattr(prop.type, "__name__", str(prop.type))
-            doc = f"  {prop.doc}" if prop.doc else ""
-            print(f"    {prop.name} ({tname}) = {prop.default!r}{doc}")
+    for name, kind, scope, summary, props in REGISTRY.listing():  # imports no pass module
+        print(f"{name:32s} {kind:14s} {scope:8s} {summary}")
+        for prop, tname, default, doc in props:
+            print(f"    {prop} ({tname}) = {default}" + (f"  {doc}" if doc else ""))
     return 0
 
 

@@ -23,6 +23,7 @@ that every resource a built-in pass reads is declared in one of the first two.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import typing
 from collections.abc import Callable, Iterable
@@ -141,6 +142,13 @@ class PassInfo:
     display: Callable[..., Any] | None = None
     changes_code: bool = True
 
+    def property_rows(self) -> tuple[tuple[str, str, str, str], ...]:
+        """``(name, type name, default as written, description)`` of each property."""
+        return tuple(
+            (p.name, getattr(p.type, "__name__", str(p.type)), repr(p.default), p.doc)
+            for p in self.params + ([self.varargs] if self.varargs else [])
+        )
+
     @property
     def summary(self) -> str:
         """First line of the docstring."""
@@ -182,29 +190,148 @@ class PassInfo:
         return p.name[len(self.name) + 1 :]
 
 
+class _Lazy(dict):
+    """A table of the registry whose entries may still be in modules not imported yet.
+
+    ``pending`` maps a key to the modules that define it (from the built-in
+    passes' manifest, :mod:`passman.passes.manifest`). Looking a key up imports
+    its modules first; listing the table imports every pending module.
+    Membership needs no import.
+    """
+
+    def __init__(self, registry: Registry) -> None:
+        super().__init__()
+        self.registry = registry
+        self.pending: dict[str, list[str]] = {}
+
+    def _resolve(self, key: object) -> None:
+        for module in self.pending.pop(key, ()):  # type: ignore[call-overload]
+            self.registry.import_module(module)
+
+    def _resolve_all(self) -> None:
+        for key in list(self.pending):
+            self._resolve(key)
+
+    def __getitem__(self, key: object) -> Any:
+        self._resolve(key)
+        return super().__getitem__(key)
+
+    def get(self, key: object, default: Any = None) -> Any:
+        self._resolve(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        return super().__contains__(key) or key in self.pending
+
+    def __iter__(self):
+        self._resolve_all()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._resolve_all()
+        return super().__len__()
+
+    def keys(self):
+        self._resolve_all()
+        return super().keys()
+
+    def values(self):
+        self._resolve_all()
+        return super().values()
+
+    def items(self):
+        self._resolve_all()
+        return super().items()
+
+
 class Registry:
-    """Every known pass, resource producer, property and backend."""
+    """Every known pass, resource producer, property and backend.
+
+    Built-in passes are registered lazily (:meth:`install_manifest`): a pass's
+    module is imported the first time the pass, a resource it provides or one
+    of its properties is looked up, so that ``passman --help`` and
+    ``passman passes`` import no pass module (nor islpy or networkx).
+    """
 
     def __init__(self) -> None:
-        self.passes: dict[str, PassInfo] = {}
-        self.producers: dict[str, list[PassInfo]] = {}
-        self.properties: dict[str, Property] = {}
+        self.passes: dict[str, PassInfo] = _Lazy(self)
+        self.producers: dict[str, list[PassInfo]] = _Lazy(self)
+        self.properties: dict[str, Property] = _Lazy(self)
         self.backends: dict[str, Any] = {}
+        #: name -> (kind, scope, summary, property rows) of the passes not imported yet
+        self.summaries: dict[str, tuple] = {}
+        self._loading: list[str] = []
+        #: modules of the built-in passes (from the manifest)
+        self._builtin: set[str] = set()
+
+    def install_manifest(self, passes: dict[str, tuple], properties: dict[str, str]) -> None:
+        """Register built-in passes by name: ``passes[name] = (module, kind, scope, provides, summary)``.
+
+        A name a plugin registered already keeps the plugin's pass.
+        """
+        for name, (module, kind, scope, provides, summary, props) in passes.items():
+            self._builtin.add(module)
+            if dict.__contains__(self.passes, name):
+                continue
+            self.passes.pending.setdefault(name, []).append(module)
+            self.summaries[name] = (kind, scope, summary, tuple(props))
+            if provides:
+                self.producers.pending.setdefault(provides, []).append(module)
+        for prop, module in properties.items():
+            if not dict.__contains__(self.properties, prop):
+                self.properties.pending.setdefault(prop, []).append(module)
+
+    def import_module(self, module: str) -> None:
+        """Import a module of passes (their decorators register them)."""
+        if module in self._loading:
+            return
+        self._loading.append(module)
+        try:
+            importlib.import_module(module)
+        finally:
+            self._loading.pop()
+
+    def listing(self) -> list[tuple]:
+        """``(name, kind, scope, summary, property rows)`` of every pass, sorted, importing none.
+
+        A property row is ``(name, type name, default as written, description)``.
+        """
+        rows = {n: (i.kind, i.scope, i.summary, i.property_rows()) for n, i in dict.items(self.passes)}
+        for n, row in self.summaries.items():
+            rows.setdefault(n, row)
+        return [(n, *rows[n]) for n in sorted(rows)]
 
     def add(self, info: PassInfo) -> None:
-        """Register a pass; a second pass of the same name replaces the first."""
-        old = self.passes.get(info.name)
+        """Register a pass; a second pass of the same name replaces the first.
+
+        Except a built-in pass, imported lazily after a plugin registered a pass
+        of the same name: the plugin's stays (as when built-ins were imported
+        first and plugins after).
+        """
+        old = dict.get(self.passes, info.name)
+        if (old is not None and info.func.__module__ in self._builtin
+                and old.func.__module__ not in self._builtin):
+            return
+        self.passes.pending.pop(info.name, None)
+        self.summaries.pop(info.name, None)
         if old is not None and old.provides:
-            self.producers[old.provides] = [p for p in self.producers[old.provides] if p is not old]
-        self.passes[info.name] = info
+            dict.__setitem__(self.producers, old.provides,
+                             [p for p in dict.get(self.producers, old.provides, []) if p is not old])
+        dict.__setitem__(self.passes, info.name, info)
         if info.provides:
-            self.producers.setdefault(info.provides, []).append(info)
+            prods = dict.get(self.producers, info.provides)
+            if prods is None:
+                prods = []
+                dict.__setitem__(self.producers, info.provides, prods)
+            prods.append(info)
         for p in info.params + ([info.varargs] if info.varargs else []):
-            self.properties[p.name] = p
+            self.properties.pending.pop(p.name, None)
+            dict.__setitem__(self.properties, p.name, p)
 
     def add_property(self, prop: Property) -> None:
         """Register a global property."""
-        self.properties[prop.name.lower()] = prop
+        self.properties.pending.pop(prop.name.lower(), None)
+        dict.__setitem__(self.properties, prop.name.lower(), prop)
 
     def get_pass(self, name: str) -> PassInfo:
         """The pass called ``name``, or :class:`InvalidInput`."""

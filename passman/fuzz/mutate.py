@@ -20,7 +20,8 @@ classified:
     ``tests/test_openmp.py``);
 ``undefined``
     both accept but the mutant's own behaviour is undefined (its sanitized
-    build fails, or two builds of it disagree), so outputs are not compared;
+    build fails, two builds of it disagree, or it converts a pointer to an
+    integer, which gcc 14 rejects), so outputs are not compared;
 ``accepted_invalid``
     gcc rejects the mutant but passman wrote it out (a bug);
 ``traceback`` / ``unclean_error``
@@ -55,6 +56,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..testing import outputs_match
+
+#: Conversions gcc 12 only warns about (gcc 14 rejects them): a mutant that passes a
+#: function where an int is expected (``f(printf)``) computes with an address that
+#: differs from run to run (ASLR), so its output is not an oracle.
+STRICT = ["-Werror=int-conversion", "-Werror=incompatible-pointer-types", "-Werror=pointer-to-int-cast"]
 
 #: The corpus programs mutated by default (one-file programs).
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
@@ -272,6 +278,10 @@ def classify(mutant: Mutant, workdir: Path, env: dict[str, str] | None = None) -
         return done("clean_error" if not gcc_ok else "refused", pm.stderr)
     if not gcc_ok:
         return done("accepted_invalid", _first_error(gcc.stderr) if gcc else "gcc ran past its limit")
+    strict = _run(["gcc", "-fsyntax-only", *STRICT, src.name], workdir, GCC_TIMEOUT)
+    if strict is not None and strict.returncode != 0:  # gcc 12 warns only; gcc 14 rejects
+        return done("undefined", "a pointer converted to an integer (or to another pointer type): "
+                    "its value changes from run to run; " + _first_error(strict.stderr))
     return _compare(mutant, workdir, src, out, done)
 
 
