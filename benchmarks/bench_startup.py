@@ -8,6 +8,11 @@ run (the ratio is what passman adds). "run openmp (start-up)" runs the OpenMP
 recipe on a program with no loop, so it measures imports, plugins and the
 front end rather than analyses. Targets (issue 13): ``--help`` under 0.25 s,
 the recipe's start-up under 0.4 s on the 2-core development machine.
+
+Python's bytecode cache matters here: with ``PYTHONDONTWRITEBYTECODE=1`` (set
+in the development environment) every run compiles passman's sources again,
+about 0.15 s more; measure with it unset after a first run, as an installed
+passman (``pip`` compiles the bytecode) starts.
 """
 
 from __future__ import annotations
