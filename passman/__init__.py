@@ -21,7 +21,8 @@ from .registry import (
     register_property,
     transformation,
 )
-from .workspace import CompilationUnit, Workspace
+from .unit import CompilationUnit
+from .workspace import Workspace
 
 __version__ = "0.1.0"
 

@@ -17,7 +17,8 @@ from .errors import InvalidInput, PassFailed
 from .loop import Loop, iter_sites, loop_sites, select_items
 
 if TYPE_CHECKING:
-    from .workspace import CompilationUnit, Workspace
+    from .unit import CompilationUnit
+    from .workspace import Workspace
 
 
 class Module:

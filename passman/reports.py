@@ -29,7 +29,7 @@ from .errors import PassFailed, PassmanError
 from .instrument import Instrumentation, PassCall
 from .loop import Loop
 from .module import Module
-from .workspace import CompilationUnit
+from .unit import CompilationUnit
 
 
 def _stream(stream: TextIO | None) -> TextIO:

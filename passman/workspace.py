@@ -13,8 +13,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,182 +28,11 @@ from .loop import Loop, unlabelled_fors
 from .module import Module, Modules
 from .pipeline import run_pipeline
 from .registry import REGISTRY, PassInfo, Property, Registry
+from .state import LabelState, Namespace, Props
+from .unit import CompilationUnit
 
 if TYPE_CHECKING:
     from .brokers import Implementation, Stub
-
-
-class CompilationUnit:
-    """One C source file: its AST (own and header declarations) and directives."""
-
-    def __init__(
-        self,
-        ws: Workspace,
-        name: str,
-        ast: c_ast.FileAST,
-        *,
-        path: Path | None = None,
-        coord_name: str | None = None,
-        directives: list[str] | None = None,
-        local_headers: list[Path] | None = None,
-        macros: list[str] | None = None,
-        is_stub: bool = False,
-        target: str = "cpu",
-    ):
-        self.ws = ws
-        self.name = name
-        self.ast = ast
-        self.path = path
-        self.coord_name = coord_name
-        self.directives = directives or []
-        self.local_headers = local_headers or []
-        self.macros = macros if macros is not None else self.directives
-        self.is_stub = is_stub
-        #: which backend target this unit is compiled for
-        self.target = target
-
-    def _copy_for(self, ws: Workspace) -> CompilationUnit:
-        return CompilationUnit(
-            ws, self.name, c_ast.FileAST(list(self.ast.ext), self.ast.coord), path=self.path,
-            coord_name=self.coord_name, directives=self.directives,
-            local_headers=self.local_headers, macros=self.macros, is_stub=self.is_stub,
-            target=self.target,
-        )
-
-    def is_own(self, node: c_ast.Node) -> bool:
-        """Whether a top-level node belongs to this file (not to an included header)."""
-        coord = node.coord
-        if isinstance(node, c_ast.FuncDef):
-            coord = node.decl.coord or coord
-        return coord is None or coord.file == self.coord_name or self.coord_name is None
-
-    @property
-    def own_nodes(self) -> list[c_ast.Node]:
-        """The top-level declarations and functions written in this file."""
-        self.ws.rm.note_read(("cu", self.name))
-        return [n for n in self.ast.ext if self.is_own(n)]
-
-    @property
-    def modules(self) -> Modules:
-        """The functions this unit defines."""
-        return Modules(
-            self.ws, [func_name(n) for n in self.ast.ext if isinstance(n, c_ast.FuncDef)]
-        )
-
-    @property
-    def filename(self) -> str:
-        """The file name used when the unit is saved."""
-        return self.path.name if self.path else f"{self.name}.c"
-
-    @property
-    def code(self) -> str:
-        """The unit as C text: its directives, then its own declarations and functions."""
-        from .printer import to_c
-
-        body = to_c(c_ast.FileAST(self.own_nodes), hidden_labels=self.ws._labels.auto)
-        head = "\n".join(self.directives)
-        return f"{head}\n\n{body}" if head else body
-
-    def __repr__(self) -> str:
-        return f"<CompilationUnit {self.name}>"
-
-
-@dataclass
-class LabelState:
-    """Generated loop labels of a workspace: which names are generated, and a counter."""
-
-    auto: set[str] = field(default_factory=set)
-    counter: int = 0
-    taken: set[str] = field(default_factory=set)  # user labels seen anywhere
-
-    def fresh(self) -> str:
-        """A new label name, unused anywhere in the workspace."""
-        while True:
-            self.counter += 1
-            name = f"l{self.counter}"
-            if name not in self.taken and name not in self.auto:
-                self.auto.add(name)
-                return name
-
-    def copy(self) -> LabelState:
-        """An independent copy."""
-        return LabelState(set(self.auto), self.counter, set(self.taken))
-
-
-class Props:
-    """``ws.props.NAME``: property values, defaulting to the registered defaults."""
-
-    def __init__(self, ws: Workspace, values: dict[str, Any] | None = None):
-        object.__setattr__(self, "_ws", ws)
-        object.__setattr__(self, "_values", dict(values or {}))
-
-    def _prop(self, name: str):
-        props = self._ws.registry.properties
-        key = name.lower()
-        if key not in props:
-            raise InvalidInput(f"error: unknown property '{name}'")
-        return props[key]
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        p = self._prop(name)
-        return self._values.get(p.name, p.default)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        p = self._prop(name)
-        self._values[p.name] = p.convert(value)
-
-    def __getitem__(self, name: str) -> Any:
-        return self.__getattr__(name)
-
-    def __setitem__(self, name: str, value: Any) -> None:
-        self.__setattr__(name, value)
-
-    def __contains__(self, name: str) -> bool:
-        return name.lower() in self._ws.registry.properties
-
-    def items(self) -> Iterator[tuple[str, Any]]:
-        """Every property with its current value."""
-        for name, p in sorted(self._ws.registry.properties.items()):
-            yield name, self._values.get(name, p.default)
-
-    @contextmanager
-    def scoped(self, **values: Any) -> Iterator[None]:
-        """Set properties for the duration of a ``with`` block, then restore them."""
-        saved = dict(self._values)
-        try:
-            for name, value in values.items():
-                self.__setattr__(name, value)
-            yield
-        finally:
-            self._values.clear()
-            self._values.update(saved)
-
-    def _copy_for(self, ws: Workspace) -> Props:
-        return Props(ws, self._values)
-
-
-class _Namespace:
-    """``ws.fun.<name>`` / ``ws.cu.<name>`` attribute access."""
-
-    def __init__(self, getter: Callable[[str], Any], names: Callable[[], Iterable[str]]):
-        self._get = getter
-        self._names = names
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return self._get(name)
-
-    def __getitem__(self, name: str) -> Any:
-        return self._get(name)
-
-    def __dir__(self):
-        return list(self._names())
-
-    def __iter__(self):
-        return (self._get(n) for n in self._names())
 
 
 class _Transaction:
@@ -586,12 +413,12 @@ class Workspace:
         return iter(self.all_functions)
 
     @property
-    def fun(self) -> _Namespace:
+    def fun(self) -> Namespace:
         """``ws.fun.kernel`` is ``ws["kernel"]``."""
-        return _Namespace(self.__getitem__, self._all_module_names)
+        return Namespace(self.__getitem__, self._all_module_names)
 
     @property
-    def cu(self) -> _Namespace:
+    def cu(self) -> Namespace:
         """``ws.cu.main`` is the compilation unit read from ``main.c``."""
 
         def get(name: str) -> CompilationUnit:
@@ -599,7 +426,7 @@ class Workspace:
                 raise InvalidInput(f"error: no compilation unit '{name}'")
             return self._units[name]
 
-        return _Namespace(get, lambda: list(self._units))
+        return Namespace(get, lambda: list(self._units))
 
     @property
     def compilation_units(self) -> list[CompilationUnit]:

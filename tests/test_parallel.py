@@ -7,8 +7,7 @@ import textwrap
 
 import pytest
 from conftest import CORPUS
-from passman.passes.analysis.privatization import loop_privates, register_array_privatizer
-from passman.passes.parallel.arrays import array_privatizer
+from passman.passes.analysis.privatization import loop_privates
 from passman.passes.parallel.verdicts import LoopVerdict, loop_verdict
 from test_parallel_oracle import reordered_code
 
@@ -26,13 +25,6 @@ def program(write_c, code: str, name: str = "t.c") -> Workspace:
 
 def verdicts(ws: Workspace, func: str) -> list[LoopVerdict]:
     return [loop_verdict(lp) for lp in ws[func].all_loops]
-
-
-@pytest.fixture(autouse=True)
-def _array_privatizer():
-    """The parallel pass installs its array privatizer at import; a test elsewhere may have removed it."""
-    register_array_privatizer(array_privatizer)
-    yield
 
 
 # ------------------------------------------------------------------ classic verdicts

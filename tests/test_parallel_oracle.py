@@ -30,8 +30,6 @@ import re
 import pytest
 from conftest import CORPUS, corpus_programs, program_id
 from passman.passes.analysis.effect_model import function_scope
-from passman.passes.analysis.privatization import register_array_privatizer
-from passman.passes.parallel.arrays import array_privatizer
 from passman.passes.parallel.verdicts import LoopVerdict, loop_header, loop_verdict
 from pycparser import c_ast
 
@@ -46,13 +44,6 @@ RTOL = 1e-9
 DEFAULT = ("gemm", "jacobi_2d", "dot", "histogram", "libm_calls", "control_flow", "multi_function", "trisolv")
 
 _MARKER = "__pm_loop_goes_here"
-
-
-@pytest.fixture(autouse=True)
-def _array_privatizer():
-    """The parallel pass installs its array privatizer at import; a test elsewhere may have removed it."""
-    register_array_privatizer(array_privatizer)
-    yield
 
 
 # ------------------------------------------------------------------ the reordering

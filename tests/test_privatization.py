@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 from conftest import CORPUS, corpus_programs, program_id
-from passman.passes.analysis.privatization import loop_privates, register_array_privatizer
+from passman.passes.analysis import privatization
+from passman.passes.analysis.privatization import loop_privates
 from pycparser import c_ast
 
 from passman import Workspace
@@ -177,12 +178,10 @@ def test_array_privatization_hook():
         seen.append((module.name, isinstance(loop, c_ast.For), arrays))
         return arrays, ()
 
-    register_array_privatizer(privatizer)
-    try:
+    with pytest.MonkeyPatch.context() as mp:  # the decision is privatization.array_privatizer's
+        mp.setattr(privatization, "array_privatizer", privatizer)
         ws = Workspace.from_code(code)
         lp = loop_privates(ws["f"].loops()[0])
-    finally:
-        register_array_privatizer(None)
     assert lp.private_arrays == ("tmp",)
     assert seen[0] == ("f", True, ("tmp",))  # the outer loop first, then the inner one
 

@@ -22,14 +22,13 @@ global a callee of the loop may access, any variable of a function with a
 ``goto``.
 
 Arrays: privatizing an array needs IN regions (the polyhedral engineer's
-array regions): :func:`register_array_privatizer` installs the function that
-decides, and its answer lands in ``LoopPrivates.private_arrays``. Until one
-is registered, no array is private.
+array regions): :func:`.array_privatization.array_privatizer` decides, and
+its answer lands in ``LoopPrivates.private_arrays``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -40,6 +39,7 @@ from passman.astutil import walk
 
 from ..cfacts.names import where
 from ..cfacts.sideeffects import PURE_LIBM
+from .array_privatization import array_privatizer
 from .effect_model import ANYWHERE, Effect, EffectsMap, function_scope, is_variable, stub_info
 from .effects import runs_once
 from .references import call_sites, statement_refs, statements, substatements, taken_addresses
@@ -68,21 +68,6 @@ class LoopPrivates:
 
 
 #: array privatizer: ``(module, loop node, candidate array names) -> (private arrays, reasons)``
-ArrayPrivatizer = Callable[[Module, c_ast.For, tuple[str, ...]], tuple[tuple[str, ...], tuple[str, ...]]]
-_ARRAY_PRIVATIZER: list[ArrayPrivatizer] = []
-
-
-def register_array_privatizer(func: ArrayPrivatizer | None) -> None:
-    """Install (or remove, with None) the function that decides which arrays a loop can privatize.
-
-    It receives the module, the loop and the arrays written in the loop,
-    and returns the private ones and reasons for the others (it needs IN
-    regions: an array is private when no element read in an iteration was
-    written by another iteration, and it is not live after the loop).
-    """
-    _ARRAY_PRIVATIZER.clear()
-    if func is not None:
-        _ARRAY_PRIVATIZER.append(func)
 
 
 # ------------------------------------------------------------------ variables
@@ -359,10 +344,10 @@ def _loop_privates(f: _Facts, loop: c_ast.For, label: str) -> LoopPrivates:
             name in f.addressed and _GLOBALS in after)
         (lastprivate if is_live else private).append(name)
     arrays: tuple[str, ...] = ()
-    if _ARRAY_PRIVATIZER:
-        candidates = tuple(sorted({e.var for e in cum if e.action == "write" and not _scalar(e)
-                                   and e.kind not in ("anywhere",) and not e.pointee}))
-        arrays, reasons = _ARRAY_PRIVATIZER[0](f.module, loop, candidates)
+    candidates = tuple(sorted({e.var for e in cum if e.action == "write" and not _scalar(e)
+                               and e.kind not in ("anywhere",) and not e.pointee}))
+    if candidates:
+        arrays, reasons = array_privatizer(f.module, loop, candidates)
         why.extend(reasons)
     return LoopPrivates(loop, tuple(sorted(set(private))), tuple(sorted(set(lastprivate))), tuple(why),
                         tuple(arrays))

@@ -48,8 +48,8 @@ Resources: ``parallel_loops`` (module): ``{label: LoopVerdict}`` in source
 order; ``why_not_parallel`` (loop): ``loop.why_not_parallel()`` is ``""`` for a
 parallel loop, else one sentence naming the loop and every reason.
 
-Also installs the array privatizer of :mod:`..analysis.privatization`
-(:func:`.parallel_arrays.array_privatizer`, from IN and OUT regions).
+Private arrays come from :mod:`..analysis.privatization`
+(:func:`..analysis.array_privatization.array_privatizer`, from IN and OUT regions).
 """
 
 from __future__ import annotations
@@ -73,7 +73,6 @@ from ..analysis.effect_model import (
     stub_info,
     written_names,
 )
-from ..analysis.privatization import register_array_privatizer
 from ..analysis.reductions import Reduction
 from ..analysis.references import call_sites, statement_refs, statements
 from ..cfacts.control import escaping_jumps
@@ -81,7 +80,6 @@ from ..cfacts.folding import int_value, simplify
 from ..cfacts.loops import for_header
 from ..cfacts.names import where
 from ..cfacts.sideeffects import PURE_LIBM, has_side_effects, variables
-from .arrays import array_privatizer
 from .dependences import best_dependence, dependence_reductions, describe_dependence
 from .memory import Access, AccessConflicts
 
@@ -560,4 +558,3 @@ def why_not_parallel(loop: Loop) -> str:
             + "; ".join(v.reasons))
 
 
-register_array_privatizer(array_privatizer)

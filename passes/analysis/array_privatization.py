@@ -1,7 +1,7 @@
 """Array privatization from IN and OUT regions (the hook of :mod:`..analysis.privatization`).
 
 :func:`array_privatizer` is installed by :mod:`.verdicts` with
-``register_array_privatizer``: a local array is private to a loop when its
+``private_variables``: a local array is private to a loop when its
 address never reaches a pointer or a callee (it is only ever indexed), no
 element an iteration imports (the IN region of the body) is written by the
 loop (its WRITE region), and its values are dead after the loop (no OUT
@@ -25,8 +25,8 @@ from pycparser import c_ast
 
 from passman import Module, PassmanError
 
-from ..analysis.effect_model import ANYWHERE, FunctionScope, function_scope, is_variable
 from ..cfacts.names import where
+from .effect_model import ANYWHERE, FunctionScope, function_scope, is_variable
 
 __all__ = ["array_privatizer"]
 
@@ -36,7 +36,7 @@ __all__ = ["array_privatizer"]
 def array_privatizer(module: Module, loop: c_ast.For, candidates: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The arrays among ``candidates`` that every iteration of ``loop`` can own, and why not the others.
 
-    Installed with :func:`.privatization.register_array_privatizer`. An
+    Called by :mod:`.privatization` for the arrays a loop writes. An
     array is private when it is a local, non-static array whose address
     never reaches a pointer, every element an iteration reads was written
     before by that iteration (the IN region of the body meets no element
