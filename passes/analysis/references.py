@@ -39,6 +39,7 @@ from pycparser import c_ast
 
 from passman.astutil import walk
 
+from ..cfacts.forms import array_ref_base
 from ..cfacts.names import NameTable
 from ..cfacts.types import TypeEnv
 
@@ -361,7 +362,7 @@ class _Collector:
     def _is_array_value(self, e: c_ast.Node) -> bool:
         """Whether ``e`` has array type (it then decays to an address, nothing is read)."""
         if isinstance(e, c_ast.ArrayRef):
-            base, subs = _array_chain(e)
+            base, subs = array_ref_base(e)
             if isinstance(base, c_ast.ID):
                 t = self.decl_type(base)
                 for _ in subs:
@@ -459,7 +460,7 @@ class _Collector:
         return self._pointer_target(e.expr)
 
     def _array_ref(self, e: c_ast.ArrayRef):
-        base, subs = _array_chain(e)
+        base, subs = array_ref_base(e)
         sub_reads = [lambda s=s: self.value(s) for s in subs]
         if isinstance(base, c_ast.ID) and _is_var_decl(self.names.decl_of(base)):
             decl = self.names.decl_of(base)
@@ -501,14 +502,6 @@ class _Collector:
         return var, decl, isubs, through, False, [*reads, *sub_reads]
 
 
-def _array_chain(e: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    """``A[i][j]`` -> ``(A, [i, j])``."""
-    subs = []
-    while isinstance(e, c_ast.ArrayRef):
-        subs.append(e.subscript)
-        e = e.name
-    subs.reverse()
-    return e, subs
 
 
 def _prefix(e: c_ast.ArrayRef, drop: int) -> c_ast.Node:

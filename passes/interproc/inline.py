@@ -34,7 +34,7 @@ from ..cfacts.names import (
 from ..cfacts.sideeffects import has_side_effects, writes
 from ..cfacts.types import TypeEnv, arith_type, expr_arith_type
 from ..scalar.cleanup import applies_to_next
-from .outline import C_KEYWORDS
+from .outline import check_new_function_name
 
 
 def params_of(fd: c_ast.FuncDef) -> list[c_ast.Decl]:
@@ -593,13 +593,7 @@ def _same_value(arg: c_ast.Node, value: c_ast.Node) -> bool:
 
 
 def _check_clone_name(ws, name: str) -> None:
-    if not name.isidentifier() or not name.isascii() or name in C_KEYWORDS:
-        raise InvalidInput(f"error: clone: '{name}' is not a valid C function name")
-    if name in ws:
-        raise InvalidInput(f"error: clone: a function named {name} already exists")
-    for cu in ws.compilation_units:
-        if name in file_scope(cu.ast.ext):
-            raise InvalidInput(f"error: clone: {name} already names a global declaration ({cu.filename})")
+    check_new_function_name(ws, name, "clone")
 
 
 def _prototype(fd: c_ast.FuncDef) -> c_ast.Decl:

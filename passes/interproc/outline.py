@@ -54,16 +54,21 @@ class Parameter:
         return c_ast.UnaryOp("&", ident) if self.mode == "pointer" else ident
 
 
+def check_new_function_name(ws, name: str, verb: str) -> None:
+    """Refuse (``InvalidInput``) a name a new function cannot take: not an identifier, or taken."""
+    if not name.isidentifier() or not name.isascii() or name in C_KEYWORDS:
+        raise InvalidInput(f"error: {verb}: '{name}' is not a valid C function name")
+    if name in ws:
+        raise InvalidInput(f"error: {verb}: a function named {name} already exists")
+    for cu in ws.compilation_units:
+        if name in file_scope(cu.ast.ext):
+            raise InvalidInput(f"error: {verb}: {name} already names a global declaration ({cu.filename})")
+
+
 def _check_name(ws, module: Module, name: str, table: NameTable) -> None:
     if not name:
         raise InvalidInput("error: outline: no name given for the new function (name=...)")
-    if not name.isidentifier() or not name.isascii() or name in C_KEYWORDS:
-        raise InvalidInput(f"error: outline: '{name}' is not a valid C function name")
-    if name in ws:
-        raise InvalidInput(f"error: outline: a function named {name} already exists")
-    for cu in ws.compilation_units:
-        if name in file_scope(cu.ast.ext):
-            raise InvalidInput(f"error: outline: {name} already names a global declaration ({cu.filename})")
+    check_new_function_name(ws, name, "outline")
     for d in table.decls:
         if getattr(d, "name", None) == name:
             raise InvalidInput(f"error: outline: {name} names a local of {module.name} ({where(d)})")

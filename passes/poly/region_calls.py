@@ -42,6 +42,7 @@ from pycparser import c_ast
 from passman.lazy import LazyAttribute
 
 from ..cfacts.folding import int_value
+from ..cfacts.forms import array_ref_base
 from . import region_sets as rs
 from .affine import ctx, param_names
 from .facts import extent_set, function_facts, variable_decl
@@ -60,13 +61,6 @@ def _strip(e: c_ast.Node) -> c_ast.Node:
     return e
 
 
-def _chain(e: c_ast.ArrayRef) -> tuple[c_ast.Node, list[c_ast.Node]]:
-    subs = []
-    while isinstance(e, c_ast.ArrayRef):
-        subs.append(e.subscript)
-        e = e.name
-    subs.reverse()
-    return e, subs
 
 
 class CallTranslator:
@@ -225,14 +219,14 @@ class CallTranslator:
                         return "scalar", d
                     return (d, [], 0, None) if f.category(d) == "array" else None
                 if isinstance(x, c_ast.ArrayRef):
-                    base, subs = _chain(x)
+                    base, subs = array_ref_base(x)
                     got = self.address(base)
                     if got is None or got[0] == "scalar" or got[1]:
                         return None
                     return got[0], subs[:-1], len(subs) - 1, subs[-1]
                 return None
             case c_ast.ArrayRef():
-                base, subs = _chain(e)
+                base, subs = array_ref_base(e)
                 got = self.address(base)
                 if got is None or got[0] == "scalar" or got[1]:
                     return None
