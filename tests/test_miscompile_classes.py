@@ -374,9 +374,9 @@ def test_atomic_generation_is_not_used_where_a_stride_would_be_lost():
 
     domain = ("[m] -> { S3[i] : (1 + i) mod 2 = 0 and 3 <= i <= 10; "
               "S4[i, j, k] : (1 + i) mod 2 = 0 and i >= 3 and 2 <= j < m and k > i and 6 <= k <= 9 }")
-    tree = isl.Schedule.read_from_str(isl.DEFAULT_CONTEXT, (
-        '{ domain: "%s", child: { schedule: "[m] -> [{ S3[i] -> [(1 + i)]; S4[i, j, k] -> [(k)] }, '
-        '{ S3[i] -> [(i)]; S4[i, j, k] -> [(1 + i)] }]", permutable: 1 } }') % domain)
+    band = ('schedule: "[m] -> [{ S3[i] -> [(1 + i)]; S4[i, j, k] -> [(k)] }, '
+            '{ S3[i] -> [(i)]; S4[i, j, k] -> [(1 + i)] }]", permutable: 1')
+    tree = isl.Schedule.read_from_str(isl.DEFAULT_CONTEXT, '{ domain: "' + domain + '", child: { ' + band + " } }")
     code = isl.AstBuild.from_context(isl.Set("[m] -> { : }")).node_from_schedule(_loop_types(tree)).to_C_str()
     # every S3 instance the code runs is in its domain: i odd (the atomic version ran S3(c0 - 1) at odd c0)
     assert "atomic" not in str(_loop_types(tree))
