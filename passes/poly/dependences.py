@@ -57,8 +57,8 @@ _DT = LazyAttribute("islpy", "dim_type")
 #: isl operations allowed to the value-based flow of one array (``compute_flow``) before the
 #: analysis falls back to memory-based flow for that array
 FLOW_OPERATIONS = 20_000_000
-#: the flows of an array whose value-based analysis ran out of its budget
-MEMORY_BASED: dict = {}
+#: stands for the flows of an array whose value-based analysis ran out of its budget
+MEMORY_BASED = object()
 
 
 @dataclass(frozen=True)
@@ -371,23 +371,15 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
             if not levels:
                 continue
             if kind == "flow" and flows is MEMORY_BASED:  # every pair counts: sound, less precise
-                direct = levels[0][1]
-                for _, p in levels[1:]:
-                    direct = direct.union(p)
+                direct = _all_pairs(levels)
             elif kind == "flow" and flows is not None:
                 direct = flows.get((_tag(src), _tag(dst)))
                 if direct is not None:
                     direct = direct.set_tuple_name(_DT.in_, a.name).set_tuple_name(_DT.out, b.name)
             elif kind == "flow":
-                allpairs = levels[0][1]
-                for _, p in levels[1:]:
-                    allpairs = allpairs.union(p)
-                direct = _nearest(allpairs.reverse(), a, last=True).reverse()
+                direct = _nearest(_all_pairs(levels).reverse(), a, last=True).reverse()
             else:
-                allpairs = levels[0][1]
-                for _, p in levels[1:]:
-                    allpairs = allpairs.union(p)
-                direct = _nearest(allpairs, b)
+                direct = _nearest(_all_pairs(levels), b)
             for k, part in levels:
                 dpart = direct.intersect(part) if direct is not None else isl.Map.empty(part.get_space())
                 dist = _distance(dpart if not dpart.is_empty() else part, m)
@@ -397,6 +389,14 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
                     kind, src, dst, a, b, k, part, dpart, dist, direction, vec is not None, vec,
                     a.loops[:m], scop.index,
                 ))
+    return out
+
+
+def _all_pairs(levels: list[tuple[int, isl.Map]]) -> isl.Map:
+    """The instance pairs of every level, as one relation."""
+    out = levels[0][1]
+    for _, part in levels[1:]:
+        out = out.union(part)
     return out
 
 

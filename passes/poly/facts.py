@@ -32,7 +32,7 @@ from ..analysis.references import (
     substatements,
     taken_addresses,
 )
-from ..cfacts.sideeffects import PURE_LIBM
+from ..cfacts.sideeffects import PURE_LIBM, calls
 from ..cfacts.types import TypeEnv
 from .affine import AffineBuilder, ctx, is_integer_type
 
@@ -362,8 +362,8 @@ class FunctionFacts:
         return self._shared
 
     def _find_shared(self) -> set[int]:
-        ws, name = self.ws, self.module.name
-        if "main" not in ws or name == "main":
+        name = self.module.name
+        if "main" not in self.ws or name == "main":
             return set()
         mine = {n.name for n in walk(self.func.body) if isinstance(n, c_ast.ID)
                 and variable_decl(d := self.names.decl_of(n)) and not self.names.is_local(d)
@@ -375,13 +375,11 @@ class FunctionFacts:
         if not mine and not twins:
             return set()  # nothing to overlap: the callers need not be read (nor followed)
         out: set[int] = set()
-        for caller in ws.all_functions:
-            calls = [n for n in walk(caller.ast) if isinstance(n, c_ast.FuncCall)
-                     and isinstance(n.name, c_ast.ID) and n.name.name == name]
-            if not calls:
-                continue
+        for caller in self.module.callers:
             scope = function_scope(caller)
-            for call in calls:
+            for call in calls(caller.ast):
+                if not (isinstance(call.name, c_ast.ID) and call.name.name == name):
+                    continue
                 args = call.args.exprs if call.args is not None else []
                 bases: list[set[str]] = []  # the arrays and pointers each argument may point into
                 globs: list[set[str]] = []  # those of them declared at file scope
