@@ -23,6 +23,7 @@ from passman.printer import to_c
 from ..analysis.reductions import Reduction
 from ..cfacts.names import where
 from ..cfacts.sideeffects import has_side_effects, variables
+from ..poly.affine import hard
 from .memory import subscript_text
 
 __all__ = ["best_dependence", "dependence_reductions", "describe_dependence"]
@@ -78,16 +79,17 @@ def describe_dependence(d, step: int) -> str:
 def _distance_bound(d, level: int) -> str:
     """``>= 1`` (``<= -1`` for a decreasing loop), or the direction, of a non-uniform dependence."""
     direction = d.direction[level] if level < len(d.direction) else "*"
-    try:
-        dist = d.distance
-        n = dist.dim(_DT.set)
-        proj = dist.project_out(_DT.set, level + 1, n - level - 1).project_out(_DT.set, 0, level)
-        edge = proj.lexmin() if direction == "<" else proj.lexmax() if direction == ">" else None
-        if edge is not None and edge.is_singleton():
-            v = edge.sample_point().get_coordinate_val(_DT.set, 0).to_python()
-            return f">= {v}" if v > 0 else f"<= {v}"
-    except (isl.Error, AttributeError, ValueError):
-        pass
+    dist = d.distance
+    if direction in "<>" and not hard(dist):  # a lexmin on a hard set may not finish
+        try:
+            n = dist.dim(_DT.set)
+            proj = dist.project_out(_DT.set, level + 1, n - level - 1).project_out(_DT.set, 0, level)
+            edge = proj.lexmin() if direction == "<" else proj.lexmax()
+            if edge.is_singleton():
+                v = edge.sample_point().get_coordinate_val(_DT.set, 0).to_python()
+                return f">= {v}" if v > 0 else f"<= {v}"
+        except (isl.Error, AttributeError, ValueError):
+            pass
     return {"<": "> 0", ">": "< 0"}.get(direction, "varies")
 
 

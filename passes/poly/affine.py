@@ -41,6 +41,8 @@ from contextlib import contextmanager
 import islpy as isl
 from pycparser import c_ast
 
+from passman.printer import to_c
+
 from ..cfacts.folding import int_value
 from ..cfacts.types import TypeEnv
 
@@ -95,6 +97,46 @@ def out_of_operations(err: Exception) -> bool:
     """Whether an ``isl.Error`` says that an :func:`operation_budget` ran out."""
     text = str(err)
     return isinstance(err, isl.Error) and ("operations" in text or "quota" in text)
+
+
+#: pieces of a ``?:`` expression's value beyond which it is not treated as affine: the bounds
+#: isl generated for a strip-mined then tiled nest nested min/max eight deep (fuzz case
+#: timeout_f8c910d4)
+MAX_PIECES = 32
+
+#: the largest coefficient (in absolute value) of a relation that exact refinements (lexmin,
+#: singleton and emptiness tests on derived sets) are run on. Linearized subscripts
+#: (``A[70 * i + 10 * j + k]``) give coefficients like 70 and 11, and isl's parametric integer
+#: programming on them took 6 s per lexmin in fuzz case timeout_dd08144a; isl does not count
+#: those steps against :func:`operation_budget`, so the size is checked before
+HARD_COEFFICIENT = 16
+#: the most disjuncts such a refinement is run on
+HARD_PIECES = 16
+
+
+def _constraint_dims(obj: isl.BasicMap | isl.BasicSet) -> tuple:
+    if isinstance(obj, isl.BasicSet):
+        return (isl.dim_type.param, isl.dim_type.set, isl.dim_type.div)
+    return (isl.dim_type.param, isl.dim_type.in_, isl.dim_type.out, isl.dim_type.div)
+
+
+def hard(obj: isl.Map | isl.Set) -> bool:
+    """Whether an exact refinement of ``obj`` may take isl unbounded time (see HARD_COEFFICIENT).
+
+    Callers then keep the over-approximation they already have (the memory-based relation, an
+    unknown direction), which is sound and costs nothing.
+    """
+    pieces = obj.get_basic_sets() if isinstance(obj, isl.Set) else obj.get_basic_maps()
+    if len(pieces) > HARD_PIECES:
+        return True
+    for piece in pieces:
+        dims = _constraint_dims(piece)
+        for c in piece.get_constraints():
+            for dt in dims:
+                for pos in range(piece.dim(dt)):
+                    if abs(c.get_coefficient_val(dt, pos).to_python()) > HARD_COEFFICIENT:
+                        return True
+    return False
 
 
 def literal_value(c: c_ast.Constant) -> tuple[int, bool] | None:
@@ -164,6 +206,7 @@ class AffineBuilder:
         self.context = context
         self._ls = isl.LocalSpace.from_space(space)
         self._param_ls: dict[str, isl.LocalSpace] = {}
+        self._ternaries: dict[str, isl.PwAff | None] = {}
 
     # -- atoms ---------------------------------------------------------------------
     def const(self, v: int) -> isl.PwAff:
@@ -242,13 +285,10 @@ class AffineBuilder:
                     return None
                 return self._expr(e.expr)
             case c_ast.TernaryOp():
-                c = self.cond(e.cond)
-                if c is None:
-                    return None
-                a, b = self._expr(e.iftrue), self._expr(e.iffalse)
-                if a is None or b is None:
-                    return None
-                return c.indicator_function().cond(a, b)
+                key = to_c(e)  # generated bounds repeat the same min/max many times
+                if key not in self._ternaries:
+                    self._ternaries[key] = self._ternary(e)
+                return self._ternaries[key]
             case c_ast.BinaryOp(op="+" | "-" | "*" | "/" | "%" | "<<"):
                 return self._binary(e)
             case c_ast.BinaryOp(op="<" | "<=" | ">" | ">=" | "==" | "!=" | "&&" | "||"):
@@ -258,6 +298,14 @@ class AffineBuilder:
                 c = self.cond(e)
                 return None if c is None else c.indicator_function()
         return None
+
+    def _ternary(self, e: c_ast.TernaryOp) -> isl.PwAff | None:
+        c = self.cond(e.cond)  # also refuses a comparison C does not make over the integers
+        a, b = self._expr(e.iftrue), self._expr(e.iffalse)
+        if c is None or a is None or b is None:
+            return None
+        out = c.indicator_function().cond(a, b).coalesce()
+        return None if out.n_piece() > MAX_PIECES else out
 
     def _binary(self, e: c_ast.BinaryOp) -> isl.PwAff | None:
         cat = self._category(e)

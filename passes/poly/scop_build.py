@@ -37,6 +37,13 @@ class NotStatic(Exception):
     """Internal: why a statement cannot be part of a SCoP."""
 
 
+#: pieces of a loop's iteration domain beyond which its part is not analysed (a safety net:
+#: refusing wastes the work done on the part so far, so the limit is far above what occurs).
+#: Tiled PolyBench kernels have at most 13; the code isl generated for a strip-mined then tiled
+#: nest gave 212 before ``?:`` values were shared (fuzz case timeout_f8c910d4)
+MAX_DOMAIN_PIECES = 256
+
+
 @dataclass
 class _Header:
     decl: c_ast.Decl
@@ -308,8 +315,17 @@ class Extractor:
             while run and _idle(run[0]):
                 run.pop(0)
             if any(it.has_loop for it in run):
-                self.parts.append(_Builder(self, run, len(self.parts)).build())
+                try:
+                    self.parts.append(_Builder(self, run, len(self.parts)).build())
+                except NotStatic as err:  # too costly: its inner loops may still form parts
+                    for it in run:
+                        self._not_static(it, str(err))
             k = j
+
+    def _not_static(self, it: _Item, why: str) -> None:
+        if it.kind == "for" and it.label is not None:
+            self.reasons.setdefault(it.label, why)
+        self.descend(it)
 
     def descend(self, it: _Item) -> None:
         s = it.stmt
@@ -478,6 +494,9 @@ class _Builder:
         if abs(h.step) > 1:
             bounds = bounds.intersect(i.sub(lb).mod_val(isl.Val.int_from_si(ctx(), abs(h.step))).zero_set())
         ndom = ndom.intersect(bounds).coalesce()
+        if ndom.n_basic_set() > MAX_DOMAIN_PIECES:
+            raise NotStatic(f"{where(it.stmt)}: the iteration domain has {ndom.n_basic_set()} pieces "
+                            f"(more than {MAX_DOMAIN_PIECES}: too costly to analyse exactly)")
         self.items(it.children, inner, ndom, conditional, positions, [0])
 
     # -- statements and accesses -------------------------------------------------------------

@@ -1,8 +1,8 @@
 /* Fuzz case: timeout in api mode, seed 50815, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode api --seed 50815 --cases 1 */
-/* Check it: python -m passman.fuzz --check timeout_dd08144a.c */
-/* Problem: the steps ran past 10 s */
-/* passman-timeout: 10 */
+/* Check it: python -m passman.fuzz --check timeout_hard_coefficients.c */
+/* Problem: the steps ran past 10 s (limit now 30 s, the campaign's) */
+/* passman-timeout: 30 */
 /* passman-steps: [{"name": "linearize_array", "function": "main", "loop": null, "args": [], "kwargs": {"locals": true}}, {"name": "ompify_code", "function": "main", "loop": null, "args": [], "kwargs": {}}] */
 
 #include <stdio.h>

@@ -1,8 +1,8 @@
 /* Fuzz case: timeout in api mode, seed 50046, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode api --seed 50046 --cases 1 */
-/* Check it: python -m passman.fuzz --check timeout_5b7ce08b.c */
-/* Problem: the steps ran past 10 s */
-/* passman-timeout: 10 */
+/* Check it: python -m passman.fuzz --check timeout_scalar_hulls.c */
+/* Problem: the steps ran past 10 s (limit now 30 s, the campaign's) */
+/* passman-timeout: 30 */
 /* passman-steps: [{"name": "auto_schedule", "function": "main", "loop": null, "args": [], "kwargs": {"wavefront": false, "tile_sizes": "4,3"}}, {"name": "ompify_code", "function": "main", "loop": null, "args": [], "kwargs": {}}] */
 
 #include <stdio.h>

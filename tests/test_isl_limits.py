@@ -1,0 +1,180 @@
+"""The limits that keep isl from running unbounded, and the sound answers past them.
+
+isl does not count every step against its operation budget (parametric
+lexmin, the difference of sets with existential variables, convex hulls), so
+the analyses check the size of what they hand it first and, past a limit,
+keep an over-approximation (a MAY answer). Each test checks that the coarse
+answer is on the sound side of the exact one, and that the analyses built on
+it decide as they did before where it matters. The programs that took
+minutes are in ``tests/corpus/fuzz/timeout_*.c`` (run by test_fuzz.py).
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+import pytest
+from passman.passes.poly import affine, dependences, region_sets, scop_build
+from passman.passes.poly.affine import AffineBuilder, hard
+from pycparser import c_parser
+
+from passman import Workspace
+
+# Linearized subscripts (as linearize_array writes them): coefficients past HARD_COEFFICIENT.
+FLAT = r"""
+void kernel(int n, double A[1000], double B[1000])
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            A[20 * i + j] = 0.5 * A[20 * (i - 1) + j + 1];
+            B[j] = B[j] + A[20 * i + j];
+        }
+}
+"""
+
+
+def test_hard_sees_large_coefficients_and_many_pieces():
+    assert not hard(isl.Map("[n] -> { S[i, j] -> S[i', j'] : i' = i + 1 and j' = 2j and 0 <= i < n }"))
+    assert hard(isl.Map("[n] -> { S[i, j] -> S[i', j'] : 70i' = 70i + 11j and 0 <= i < n }"))
+    assert hard(isl.Set("{ A[x] : exists (e : x = 17e) }"))  # an existential's coefficient counts
+    many = isl.Set("{ [x] : x = 0 }")
+    for v in range(2, 2 * affine.HARD_PIECES + 4, 2):
+        many = many.union(isl.Set(f"{{ [x] : x = {v} }}"))
+    assert hard(many)
+
+
+def test_linearized_subscripts_keep_the_levels_of_the_exact_analysis(monkeypatch):
+    """The memory-based relation stands for the direct one: same carried levels, no distance."""
+    coarse_module = Workspace.from_code(FLAT, "k.c")["kernel"]
+    coarse = coarse_module.resource("dependences")
+    hard_ones = [d for d in coarse if hard(d.relation)]
+    monkeypatch.setattr(affine, "HARD_COEFFICIENT", 10**6)
+    exact_module = Workspace.from_code(FLAT, "k.c")["kernel"]
+    exact = exact_module.resource("dependences")
+    verdicts = [coarse.is_parallel(lp) for lp in coarse_module.all_loops]
+    assert verdicts == [exact.is_parallel(lp) for lp in exact_module.all_loops] == [False, False]
+    key = lambda d: (d.kind, d.source.stmt, d.source.index, d.sink.stmt, d.sink.index, d.level)  # noqa: E731
+    assert sorted(map(key, coarse)) == sorted(map(key, exact))
+    by_key = {key(d): d for d in exact}
+    assert any(d.vector is not None for d in exact)
+    assert hard_ones
+    for d in hard_ones:
+        assert d.vector is None
+        assert by_key[key(d)].direct.is_subset(d.direct)  # never fewer pairs than the exact ones
+        k, m = d.level, len(d.loops)
+        assert d.direction == (("=",) * m if k == 0 else ("=",) * (k - 1) + ("<",) + ("*",) * (m - k))
+
+
+def test_conflicts_of_accesses_with_many_pieces_are_a_superset(monkeypatch):
+    ws = Workspace.from_code(FLAT, "k.c")
+    part = ws["kernel"].resource("scops").parts[0]
+    accesses = [a for s in part.statements for a in s.accesses if a.array == "A"]
+    write = next(a for a in accesses if a.is_write)
+    exact, coarse = dependences._conflicts(write, write)
+    assert not coarse
+    monkeypatch.setattr(dependences, "MAX_CONFLICT_PIECES", 0)
+    rough, coarse = dependences._conflicts(write, write)
+    assert coarse and exact.is_subset(rough)
+
+
+def test_difference_past_its_limits_is_on_the_sound_side():
+    box = isl.Set("{ A[x, y] : 0 <= x <= 30 and 0 <= y <= 30 }")
+    # a subtrahend with an existential variable of large coefficients (a projected hull)
+    y = isl.Set("{ A[x, y] : exists (e : 0 <= 17e - x <= 3 and 0 <= y <= 20) }")
+    exact = box.subtract(y)
+    over, over_exact = region_sets._difference(box, y, over=True)
+    under, under_exact = region_sets._difference(box, y, over=False)
+    assert not over_exact and not under_exact
+    assert exact.is_subset(over) and under.is_subset(exact)
+    assert under.is_subset(box.subtract(isl.Set("{ A[x, y] : 0 <= y <= 20 }")))  # dropped e: y grew
+
+
+def test_difference_of_too_many_pieces_is_coarse(monkeypatch):
+    monkeypatch.setattr(region_sets, "MAX_DIFFERENCE_PIECES", 1)
+    box = isl.Set("{ A[x] : 0 <= x <= 30 }")
+    holes = isl.Set("{ A[x] : x = 3 or x = 9 or x = 20 }")
+    over, ok1 = region_sets._difference(box, holes, over=True)
+    under, ok2 = region_sets._difference(box, holes, over=False)
+    assert (ok1, ok2) == (False, False)
+    assert over.is_equal(box) and under.is_empty()
+    monkeypatch.setattr(region_sets, "MAX_DIFFERENCE_PIECES", 64)
+    exact, ok = region_sets._difference(box, holes, over=True)
+    assert ok and exact.is_equal(box.subtract(holes))
+
+
+def test_scalar_region_hull_is_the_simple_hull():
+    s = isl.Set("[n, m] -> { c[] : (n >= 2 and m <= 3) or (n >= 5 and m >= 7) or (n <= -4 and m = 0) }")
+    hull, same = region_sets._hull(s)
+    assert s.is_subset(hull) and not same
+    assert hull.is_equal(isl.Set.from_basic_set(s.simple_hull()).coalesce())
+
+
+def parse_expression(text: str):
+    unit = c_parser.CParser().parse(f"void f(int a, int b) {{ int x = {text}; }}")
+    return unit.ext[0].body.block_items[0].init
+
+
+def _builder(names: list[str]) -> AffineBuilder:
+    space = isl.Space.set_alloc(affine.ctx(), 0, len(names))
+    for k, n in enumerate(names):
+        space = space.set_dim_name(isl.dim_type.set, k, n)
+    return AffineBuilder(space, lambda ident: ("dim", names.index(ident.name)) if ident.name in names else None)
+
+
+def _nested_max(depth: int) -> str:
+    e = "a"
+    for k in range(depth):
+        other = f"b + {k}"
+        e = f"(({e}) > ({other}) ? ({e}) : ({other}))"
+    return e
+
+
+def test_repeated_ternaries_are_built_once_and_right():
+    """isl's generated bounds repeat each min/max in both arms: built once, the value is exact."""
+    text = _nested_max(12)  # 2^12 copies of the innermost max if nothing is shared
+    b = _builder(["a", "b"])
+    pa = b.expr(parse_expression(text))
+    assert pa is not None
+    assert len(b._ternaries) == 12
+    for a in range(-3, 20, 4):
+        for bb in range(-5, 5, 3):
+            expected = max([a] + [bb + k for k in range(12)])
+            point = isl.Set(f"{{ [{a}, {bb}] }}").set_dim_name(isl.dim_type.set, 0, "a").set_dim_name(
+                isl.dim_type.set, 1, "b")
+            value = isl.Map.from_pw_aff(pa).intersect_domain(point.reset_tuple_id())
+            assert value.range().sample_point().get_coordinate_val(isl.dim_type.set, 0).to_python() == expected
+
+
+def test_a_ternary_of_too_many_pieces_is_not_affine(monkeypatch):
+    monkeypatch.setattr(affine, "MAX_PIECES", 1)
+    assert _builder(["a", "b"]).expr(parse_expression(_nested_max(4))) is None
+    monkeypatch.setattr(affine, "MAX_PIECES", 32)
+    assert _builder(["a", "b"]).expr(parse_expression(_nested_max(4))) is not None
+
+
+def test_a_part_past_its_domain_limit_is_not_static_and_inner_parts_remain(monkeypatch):
+    code = r"""
+    void f(int n, double A[n][n])
+    {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < (i % 2 == 0 ? n : 5); j++)
+                A[i][j] = 0.5 * A[i][j];
+    }
+    """
+    parts = Workspace.from_code(code, "f.c")["f"].resource("scops")
+    assert parts.for_loop(Workspace.from_code(code, "f.c")["f"].all_loops[0].label) is not None
+    monkeypatch.setattr(scop_build, "MAX_DOMAIN_PIECES", 1)
+    module = Workspace.from_code(code, "f.c")["f"]
+    parts = module.resource("scops")
+    outer = module.all_loops[0]
+    assert parts.for_loop(outer) is None
+    assert "pieces" in parts.reason(outer.label)
+
+
+@pytest.mark.parametrize("flows", [1, dependences.FLOW_OPERATIONS])
+def test_flow_budget_keeps_parallel_verdicts_of_the_linearized_kernel(monkeypatch, flows):
+    monkeypatch.setattr(dependences, "FLOW_OPERATIONS", flows)
+    flat = Workspace.from_code(FLAT, "k.c")["kernel"].resource("dependences")
+    nested = Workspace.from_code(FLAT, "k.c")["kernel"].resource("dependences")
+    assert [flat.is_parallel(lp.label) for lp in flat.scops.parts[0].loops] == [
+        nested.is_parallel(lp.label) for lp in nested.scops.parts[0].loops
+    ]
