@@ -86,6 +86,14 @@ def parent_map(root: c_ast.Node) -> dict[int, c_ast.Node]:
     return parents
 
 
+def conjunction(conds: list[c_ast.Node]) -> c_ast.Node | None:
+    """``c1 && c2 && ...`` (left-associated), or None for no condition."""
+    out = None
+    for c in conds:
+        out = c if out is None else c_ast.BinaryOp("&&", out, c)
+    return out
+
+
 def replace_child(parent: c_ast.Node, old: c_ast.Node, new: c_ast.Node | list[c_ast.Node]) -> None:
     """Replace ``old`` by ``new`` among ``parent``'s children.
 

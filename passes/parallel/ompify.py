@@ -28,7 +28,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_parser
 
 from passman import Loop, Module, PassFailed, transformation
-from passman.astutil import copy_node, walk
+from passman.astutil import conjunction, copy_node, walk
 
 from ..cfacts.control import user_labels
 from ..cfacts.names import where
@@ -249,12 +249,7 @@ def _stack_guard(m: ParallelMarker) -> c_ast.Node | None:
                 e = c_ast.Cast(c_ast.Typename(None, [], None, long_type), e)
             size = e if size is None else c_ast.BinaryOp("*", size, e)
         conds.append(c_ast.BinaryOp("<=", size, c_ast.Constant("long", f"{MAX_SECTION_ELEMENTS}L")))
-    if not conds:
-        return None
-    cond = conds[0]
-    for c in conds[1:]:
-        cond = c_ast.BinaryOp("&&", cond, c)
-    return cond
+    return conjunction(conds)
 
 
 def _constant_length(text: str) -> bool:

@@ -1,0 +1,332 @@
+"""Kernel mapping: each outermost parallel loop nest becomes a kernel and its launcher.
+
+Before (``module.apply("gpu_ify")``)::
+
+    void f(int n, double A[n][n], double B[n][n])
+    {
+        int i, j;
+        for (i = 0; i < n; i++)
+            for (j = 0; j < i; j++)
+                A[i][j] = 2.0 * B[j][i];
+    }
+
+After::
+
+    void p4a_kernel_0(int n, double A[n][n], double B[n][n], int i, int j)
+    {
+        if (j < i)
+            A[i][j] = 2.0 * B[j][i];
+    }
+
+    void p4a_launcher_0(int n, double A[n][n], double B[n][n])
+    {
+        int i, j;
+        #pragma passman launch p4a_kernel_0
+        for (i = 0; i <= n - 1; i++)
+            for (j = 0; j <= n - 2; j++)
+                p4a_kernel_0(n, A, B, i, j);
+    }
+
+    void f(int n, double A[n][n], double B[n][n])
+    {
+        int i, j;
+        p4a_launcher_0(n, A, B);
+    }
+
+The program stays plain C with the original's meaning (the launcher's loops
+run the points of the iteration *box* in order; the kernel does one point,
+or nothing outside the nest's domain), so every step can be checked by
+running it. Backends turn the loops under ``#pragma passman launch K`` into
+a launch of ``K`` over the box, the innermost loop on dimension 0.
+
+What is mapped: the outermost loop that the parallel verdict
+(:mod:`..parallel.verdicts`) declares parallel with neither reduction nor
+lastprivate variable, and up to ``max_dims - 1`` loops perfectly nested in
+it that are parallel too; deeper loops stay inside the kernel. The box is
+the rectangular hull of the points where some statement of the body runs
+(isl, from the static control part), as C expressions of the variables
+live at the nest; a mapped loop whose bounds depend on another mapped index
+gets its bounds back as the kernel's guard. Without a static control part,
+mapped loops must have bounds free of the other mapped indices.
+
+A nest stays on the host, with the reason (logged; a PassFailed when the
+``label`` named it): a call to a function with no device version (anything
+but the math library: inline program functions first), a call through a
+function pointer, a reduction, a variable live after the nest that the nest
+writes, a mapped loop of step other than 1 or -1 (normalize it first), or a
+box that cannot be written in C.
+
+Properties:
+
+- label: the loop to map (default: every outermost parallel nest)
+- max_dims: the most loops mapped onto device dimensions (1 to 3)
+- prefix: prefix of the new functions' names (``p4a`` gives p4a_kernel_0, p4a_launcher_0)
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import islpy as isl
+from pycparser import c_ast
+
+from passman import InvalidInput, Module, PassFailed, transformation
+from passman.astutil import conjunction, copy_node, replace_child, walk
+from passman.printer import to_c
+
+from ..cfacts.control import detach_pragmas
+from ..cfacts.names import where
+from ..interproc.outline import outline
+from ..parallel.verdicts import loop_header
+from ..poly.c_expr import pw_aff_to_c
+
+log = logging.getLogger("passman.gpu")
+
+_DT = isl.dim_type
+
+#: math functions every target has on the device (CUDA device math, OpenCL built-ins)
+DEVICE_MATH = frozenset(
+    "sqrt sqrtf exp expf exp2 log logf log2 log10 pow powf sin sinf cos cosf tan tanf asin acos atan "
+    "atan2 sinh cosh tanh fabs fabsf floor floorf ceil ceilf fmin fmax fminf fmaxf fmod round trunc "
+    "cbrt hypot erf erfc".split()
+)
+
+
+@dataclass
+class Nest:
+    """A nest chosen for the device: its mapped loops (outermost first) and their headers."""
+
+    sites: list  # LoopSite, outermost first
+    headers: list
+
+
+def _single_loop(body: c_ast.Node):
+    """The one labelled loop a loop body consists of (pragmas and empty statements aside), or None."""
+    items = body.block_items or [] if isinstance(body, c_ast.Compound) else [body]
+    rest = [n for n in items if not isinstance(n, (c_ast.Pragma, c_ast.EmptyStatement))]
+    if len(rest) == 1 and isinstance(rest[0], c_ast.Label) and isinstance(rest[0].stmt, c_ast.For):
+        return rest[0]
+    return None
+
+
+def _host_reason(module: Module, verdict, site) -> str | None:
+    """Why a parallel loop cannot be the outermost of a kernel (None: it can)."""
+    if verdict.reductions:
+        names = ", ".join(r.var for r in verdict.reductions)
+        return f"it needs a reduction on {names} (device reductions are not supported yet)"
+    if verdict.lastprivate:
+        return f"{', '.join(verdict.lastprivate)} written by the nest is used after it"
+    for n in walk(site.node.stmt):
+        if not isinstance(n, c_ast.FuncCall):
+            continue
+        if not isinstance(n.name, c_ast.ID):
+            return f"it calls through a function pointer at {where(n)}"
+        name = n.name.name
+        if name in DEVICE_MATH:
+            continue
+        if name in module.ws.function_names():
+            return f"it calls {name} at {where(n)}, which has no device version (inline it first)"
+        return f"it calls {name} at {where(n)}, which has no device implementation"
+    return None
+
+
+def _choose(module: Module, site, verdicts, max_dims: int) -> tuple[Nest | None, str | None]:
+    verdict = verdicts[site.label]
+    if not verdict.parallel:
+        return None, "; ".join(verdict.reasons) or "it is not parallel"
+    why = _host_reason(module, verdict, site)
+    if why:
+        return None, why
+    sites = [site]
+    while len(sites) < max_dims:
+        inner = _single_loop(sites[-1].node.stmt)
+        if inner is None:
+            break
+        child = next(c for c in sites[-1].children if c.labelled is inner)
+        v = verdicts[child.label]
+        if not v.parallel or v.reductions or v.lastprivate:
+            break
+        sites.append(child)
+    headers = []
+    for s in sites:
+        hdr, why = loop_header(s.node, module)
+        if hdr is None:
+            return None, f"loop {s.label}: {why}"
+        if abs(hdr.step) != 1:
+            return None, f"loop {s.label} at {where(s.node)} has step {hdr.step} (normalize it first)"
+        headers.append(hdr)
+    return Nest(sites, headers), None
+
+
+def _mentions(e: c_ast.Node, names: set[str]) -> bool:
+    return any(isinstance(n, c_ast.ID) and n.name in names for n in walk(e))
+
+
+def _box_from_headers(nest: Nest) -> list[tuple[c_ast.Node, c_ast.Node]] | None:
+    """Bounds of each mapped loop from its header, when free of the other mapped indices."""
+    indices = {h.index for h in nest.headers}
+    out = []
+    for h in nest.headers:
+        if len(h.bounds) != 1 or _mentions(h.lower, indices) or _mentions(h.bounds[0][1], indices):
+            return None
+        op, bound = h.bounds[0]
+        last: c_ast.Node = copy_node(bound)
+        if op in ("<", ">"):
+            last = c_ast.BinaryOp("-" if op == "<" else "+", last, c_ast.Constant("int", "1"))
+        lo, hi = (copy_node(h.lower), last) if h.step > 0 else (last, copy_node(h.lower))
+        out.append((lo, hi))
+    return out
+
+
+def _box_from_scop(module: Module, nest: Nest) -> list[tuple[c_ast.Node, c_ast.Node]] | None:
+    """The rectangular hull of the points where a statement of the nest runs (isl)."""
+    scops = module.resource("scops")
+    part = scops.for_loop(nest.sites[0].label)
+    if part is None:
+        return None
+    innermost = part.loop(nest.sites[-1].label)
+    outer = part.loop(nest.sites[0].label)
+    if innermost is None or outer is None:
+        return None
+    depth, m = outer.depth, len(nest.sites)
+    names = dict(part.names)
+    union = None
+    for s in part.statements:
+        if not any(lp.node is innermost.node for lp in s.loops):
+            continue
+        dom = s.domain.reset_tuple_id()
+        n = dom.dim(_DT.set)
+        dom = dom.project_out(_DT.set, depth + m, n - depth - m)
+        for k in range(depth):  # enclosing loops' indices: variables of the launch
+            dom = dom.set_dim_name(_DT.set, k, s.loops[k].iterator)
+            names.setdefault(s.loops[k].iterator, s.loops[k].var)
+        dom = dom.move_dims(_DT.param, dom.dim(_DT.param), _DT.set, 0, depth)
+        union = dom if union is None else union.union(dom)
+    if union is None or union.is_empty():
+        return None
+    out = []
+    for k in range(m):
+        lo, hi = pw_aff_to_c(union.dim_min(k), names), pw_aff_to_c(union.dim_max(k), names)
+        if lo is None or hi is None:
+            return None
+        out.append((lo, hi))
+    return out
+
+
+def _guard(nest: Nest) -> c_ast.Node | None:
+    """The bounds of the mapped loops that depend on other mapped indices (None: no guard)."""
+    indices = {h.index for h in nest.headers}
+    conds: list[c_ast.Node] = []
+    for h in nest.headers:
+        others = indices - {h.index}
+        if _mentions(h.lower, others):
+            conds.append(c_ast.BinaryOp(">=" if h.step > 0 else "<=", c_ast.ID(h.index), copy_node(h.lower)))
+        for op, bound in h.bounds:
+            if _mentions(bound, others):
+                conds.append(c_ast.BinaryOp(op, c_ast.ID(h.index), copy_node(bound)))
+    return conjunction(conds)
+
+
+def _fresh(module: Module, prefix: str) -> int:
+    taken = set(module.ws.function_names())
+    k = 0
+    while f"{prefix}_kernel_{k}" in taken or f"{prefix}_launcher_{k}" in taken:
+        k += 1
+    return k
+
+
+def _strip_omp(node: c_ast.Node) -> None:
+    """Remove OpenMP pragmas (meaningless on the device) from every block under ``node``."""
+    for n in walk(node):
+        items = getattr(n, "block_items", None)
+        if items:
+            n.block_items[:] = [x for x in items if not (isinstance(x, c_ast.Pragma) and x.string.split()[:1] == ["omp"])]
+
+
+def _map(module: Module, nest: Nest, box, prefix: str) -> str:
+    """Rewrite the nest as launcher + kernel; return the kernel's name."""
+    k = _fresh(module, prefix)
+    kernel, launcher = f"{prefix}_kernel_{k}", f"{prefix}_launcher_{k}"
+    guard = _guard(nest)
+    outer = nest.sites[0]
+    for site in nest.sites:
+        if isinstance(site.parent, c_ast.Compound):
+            detach_pragmas(site.parent, site.labelled)  # omp parallel for, passman parallel: replaced
+    for site, hdr, (lo, hi) in zip(nest.sites, nest.headers, box, strict=True):
+        i = c_ast.ID(hdr.index)
+        init = site.node.init
+        if isinstance(init, c_ast.DeclList):  # for (int i = lo; ...)
+            init.decls[0].init = lo
+        else:
+            site.node.init = c_ast.Assignment("=", copy_node(i), lo)
+        site.node.cond = c_ast.BinaryOp("<=", copy_node(i), hi)
+        site.node.next = c_ast.UnaryOp("p++", copy_node(i))
+    inner = nest.sites[-1].node
+    body = inner.stmt
+    _strip_omp(body)
+    if guard is not None:
+        body = c_ast.If(guard, body, None, body.coord)
+    label = module.new_label()
+    inner.stmt = c_ast.Label(label, body, body.coord)
+    outline(module, label=label, name=kernel)
+    mark = c_ast.Pragma(f"passman launch {kernel}", outer.node.coord)
+    if isinstance(outer.parent, c_ast.Compound):
+        items = outer.parent.block_items
+        items.insert(next(j for j, x in enumerate(items) if x is outer.labelled), mark)
+    else:
+        replace_child(outer.parent, outer.labelled, c_ast.Compound([mark, outer.labelled], outer.node.coord))
+    outline(module, label=outer.label, name=launcher)
+    return kernel
+
+
+@transformation(scope="module", reads=["function_scope", "parallel_loops", "scops"])
+def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p4a") -> None:
+    """Map each outermost parallel loop nest to a kernel and a launcher (see the module docstring)."""
+    if not 1 <= max_dims <= 3:
+        raise InvalidInput(f"error: gpu_ify: max_dims must be 1, 2 or 3, not {max_dims}")
+    if not prefix.isidentifier():
+        raise InvalidInput(f"error: gpu_ify: prefix '{prefix}' is not a C identifier")
+    verdicts = module.resource("parallel_loops")
+    loops = {lp.label: lp.site for lp in module.all_loops}
+    if label and label not in loops:
+        raise InvalidInput(f"error: function {module.name} has no loop labelled '{label}'")
+    chosen: list[tuple[Nest, list]] = []
+    refused: list[str] = []
+
+    def visit(site) -> None:
+        nest, why = _choose(module, site, verdicts, max_dims)
+        if nest is None:
+            refused.append(f"{where(site.node)}: loop {site.label} of {module.name} stays on the host: {why}")
+            for c in site.children:
+                visit(c)
+            return
+        box = _box_from_scop(module, nest) or _box_from_headers(nest)
+        if box is None:
+            refused.append(f"{where(site.node)}: loop {site.label} of {module.name} stays on the host: "
+                           "its iteration box cannot be written in C")
+            return
+        chosen.append((nest, box))
+
+    if label:
+        nest, why = _choose(module, loops[label], verdicts, max_dims)
+        if nest is None:
+            raise PassFailed(f"{where(loops[label].node)}: loop {label} of {module.name} stays on the host: {why}")
+        box = _box_from_scop(module, nest) or _box_from_headers(nest)
+        if box is None:
+            raise PassFailed(f"{where(loops[label].node)}: loop {label} of {module.name} stays on the host: "
+                             "its iteration box cannot be written in C")
+        chosen.append((nest, box))
+    else:
+        for site in [lp.site for lp in module.all_loops if lp.site.outer is None]:
+            visit(site)
+    for line in refused:
+        log.info("%s", line)
+    if not chosen:
+        raise PassFailed(f"gpu_ify: no loop nest of {module.name} can run on the device"
+                         + (f" ({refused[0]})" if refused else ""))
+    for nest, box in chosen:
+        kernel = _map(module, nest, box, prefix)
+        log.info("%s: loop %s of %s becomes kernel %s (%d dimensions: %s)", where(nest.sites[0].node),
+                 nest.sites[0].label, module.name, kernel, len(nest.sites),
+                 ", ".join(to_c(c_ast.ID(h.index)) for h in reversed(nest.headers)))
