@@ -2,8 +2,10 @@
 
 from passman.registry import register_backend
 
+from .accel_omp import AccelEmulationBackend
 from .openmp import OpenMPBackend
 from .sequential import SequentialBackend
 
 register_backend("c", SequentialBackend)
 register_backend("openmp", OpenMPBackend)
+register_backend("accel", AccelEmulationBackend)

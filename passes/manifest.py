@@ -34,6 +34,7 @@ PASSES = {
     'parallel_loops': ('passman.passes.parallel.verdicts', 'analysis', 'module', 'parallel_loops', 'Whether each loop of a function is parallel, with privatizations and reductions, or why not.', ()),
     'why_not_parallel': ('passman.passes.parallel.verdicts', 'analysis', 'loop', 'why_not_parallel', 'Why a loop is not parallel, in source terms ("" when it is).', ()),
     'gpu_ify': ('passman.passes.gpu.gpu_ify', 'transformation', 'module', '', 'Map each outermost parallel loop nest to a kernel and a launcher (see the module docstring).', (('gpu_ify_label', 'str', "''", ''), ('gpu_ify_max_dims', 'int', '3', ''), ('gpu_ify_prefix', 'str', "'p4a'", ''))),
+    'kernel_load_store': ('passman.passes.gpu.load_store', 'transformation', 'module', '', 'Allocate, copy in, copy out and free around each launch (see the module docstring).', ()),
     'propagate_constant_arguments': ('passman.passes.interproc.constant_arguments', 'transformation', 'module', '', 'Use the constant that every call passes for a formal in place of the formal.', ()),
     'loop_normalize': ('passman.passes.loops.normalize', 'transformation', 'loop', '', 'Rewrite a counted loop to count from 0 by 1, the index becoming an affine function.', ()),
     'strip_mine': ('passman.passes.loops.normalize', 'transformation', 'loop', '', 'Split a counted loop into strips of ``factor`` iterations: an outer loop over strips, an inner one.', (('strip_mine_factor', 'int', '32', 'iterations per strip (default 32)'),)),

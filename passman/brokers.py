@@ -75,7 +75,9 @@ class Implementation:
     ``sources`` are extra files to compile with the program (``.c`` with the
     C compiler, ``.cu`` with nvcc), ``cppflags``/``cflags`` go to the
     compilers, ``ldflags`` before the objects and ``libs`` after them at link
-    time, ``headers`` are the headers the program includes to call them.
+    time, ``headers`` are the headers the program includes to call them,
+    ``files`` are files copied beside the sources and not compiled (the
+    implementation's own headers; ``-Ipassman_lib`` finds them).
     ``unavailable`` says why there is no implementation for the target (the
     build refuses with that message).
     """
@@ -86,6 +88,7 @@ class Implementation:
     ldflags: list[str] = field(default_factory=list)
     libs: list[str] = field(default_factory=list)
     headers: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
     unavailable: str | None = None
 
     @property
@@ -104,6 +107,7 @@ class Implementation:
             ldflags=_union(*(i.ldflags for i in every)),
             libs=_union(*(i.libs for i in every)),
             headers=_union(*(i.headers for i in every)),
+            files=_union(*(i.files for i in every)),
             unavailable="; ".join(_union(why)) or None,
         )
 
@@ -298,6 +302,7 @@ class ManifestBroker(Broker):
                 ldflags=self._strings(spec, "ldflags"),
                 libs=self._strings(spec, "libs"),
                 headers=self._strings(spec, "headers"),
+                files=[self.root / f for f in self._strings(spec, "files")],
                 unavailable=spec.get("unavailable"),
             )
         for target, spec in table.items():
@@ -528,7 +533,9 @@ def extend_plan(plan: BuildPlan, ws: Any, target: str = "cpu") -> BuildPlan:
         plan.extra_files[rel] = _read_text(src)
         compiler = "nvcc" if src.suffix == ".cu" else "cc"
         plan.sources.append(SourceFile(Path(rel), compiler))
-    plan.cppflags = _union(plan.cppflags, impl.cppflags)
+    for f in impl.files:
+        plan.extra_files[f"passman_lib/{f.name}"] = _read_text(f)
+    plan.cppflags = _union(plan.cppflags, impl.cppflags, ["-Ipassman_lib"] if impl.files else [])
     if impl.cflags:
         plan.cflags = _union(plan.cflags, impl.cflags)
     plan.ldflags = _union(plan.ldflags, impl.ldflags)

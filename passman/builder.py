@@ -468,13 +468,16 @@ _PHONY = ("all", "run", "clean")
 
 @functools.lru_cache(maxsize=1)
 def _makefile_template() -> jinja2.Template:
-    package = __package__ or "passman"
-    try:
-        source = (importlib.resources.files(package) / "templates" / "Makefile.j2").read_text(
-            "utf-8"
-        )
-    except (ModuleNotFoundError, FileNotFoundError):  # pragma: no cover - unusual installs
-        source = (Path(__file__).parent / "templates" / "Makefile.j2").read_text("utf-8")
+    return package_template(__package__ or "passman", "Makefile.j2")
+
+
+@functools.cache
+def package_template(package: str, name: str) -> jinja2.Template:
+    """The Jinja template ``templates/<name>`` of ``package`` (backends keep theirs beside them).
+
+    Undefined variables are errors; block tags leave no blank lines; nothing is escaped (C).
+    """
+    source = (importlib.resources.files(package) / "templates" / name).read_text("utf-8")
     env = jinja2.Environment(
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -37,3 +39,26 @@ def write_c(tmp_path):
         return p
 
     return write
+
+
+def slow_enabled(config) -> bool:
+    """Whether the exhaustive variants run (``-m slow`` or ``PASSMAN_SLOW=1``)."""
+    return "slow" in (config.getoption("-m") or "") or os.environ.get("PASSMAN_SLOW") == "1"
+
+
+def corpus_params(default: Iterable[str]) -> list:
+    """Every corpus program as a pytest parameter; those not named in ``default`` are marked slow.
+
+    A test taking them calls :func:`skip_slow` first: the slow ones run with ``-m slow`` or
+    ``PASSMAN_SLOW=1``, so that the suite stays within its time while the whole corpus stays
+    one option away.
+    """
+    keep = set(default)
+    return [pytest.param(files, id=program_id(files), marks=() if program_id(files) in keep else pytest.mark.slow)
+            for files in corpus_programs()]
+
+
+def skip_slow(request) -> None:
+    """Skip a slow-marked parameter unless the slow variants are enabled."""
+    if request.node.get_closest_marker("slow") is not None and not slow_enabled(request.config):
+        pytest.skip("whole corpus: run with -m slow or PASSMAN_SLOW=1")

@@ -618,7 +618,7 @@ def test_passman_stubs_lists_brokers_functions_and_targets():
     assert "__passman" not in one.stdout
     bad = passman("stubs", "nope")
     assert bad.returncode == 1 and bad.stderr.strip() == (
-        "passman: error: unknown broker 'nope' (known: libc, math, fftw, blas)")
+        "passman: error: unknown broker 'nope' (known: libc, math, fftw, blas, accel)")
 
 
 def test_cli_broker_option(write_c):
@@ -629,7 +629,7 @@ def test_cli_broker_option(write_c):
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     proc = passman("run", "unroll", str(src), "--broker", "nope")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip() == "passman: error: unknown broker 'nope' (known: libc, math, fftw, blas)"
+    assert proc.stderr.strip() == "passman: error: unknown broker 'nope' (known: libc, math, fftw, blas, accel)"
 
 
 def test_corpus_programs_need_no_unknown_function():

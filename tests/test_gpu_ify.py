@@ -42,11 +42,9 @@ def test_triangular_nest_gets_a_box_and_a_guard():
 
         void p4a_launcher_0(int n, double A[n][n], double B[n][n])
         {
-            int i;
-            int j;
             #pragma passman launch p4a_kernel_0
-            for (i = 1; i <= n - 1; i++)
-                for (j = 0; j <= n - 2; j++)
+            for (int i = 1; i <= n - 1; i++)
+                for (int j = 0; j <= n - 2; j++)
                     p4a_kernel_0(n, A, B, i, j);
         }
 
@@ -154,3 +152,57 @@ def test_every_corpus_program_keeps_its_output(files):
     assert_same_output(files, ws)
     if program_id(files) in ("gemm", "jacobi_2d", "atax", "two_mm", "heat_3d", "conv2d"):
         assert mapped, "a kernel with parallel nests got none"
+
+
+def test_private_scalars_declared_outside_get_one_copy_per_work_item():
+    """Passed by pointer, ``t`` would be one variable shared by every work-item (a race)."""
+    code = r"""
+    void f(int n, double A[n][n], double B[n][n])
+    {
+        int i, j, k;
+        double t;
+        for (i = 0; i < n; i++)
+            for (j = 0; j < n; j++) {
+                t = 0;
+                for (k = 0; k < n; k++)
+                    t += A[i][k] * A[k][j];
+                B[i][j] = t;
+            }
+        t = 1.0;
+        B[0][0] = t;
+    }
+    """
+    ws = Workspace.from_code(code, "f.c")
+    ws.apply("gpu_ify", ws["f"])
+    kernel = ws["p4a_kernel_0"]
+    params = [p.name for p in kernel.ast.decl.type.args.params]
+    assert "t" not in params and "k" not in params
+    assert "double t;" in ws.compilation_units[0].code.split("p4a_launcher_0")[0]
+    assert_same_output_src(code)
+
+
+def assert_same_output_src(code: str) -> None:
+    """The function keeps its meaning as C: called from a main, before and after."""
+    main = code + r"""
+    #include <stdio.h>
+    int main(void)
+    {
+        static double A[20][20], B[20][20];
+        double s = 0;
+        for (int i = 0; i < 20; i++)
+            for (int j = 0; j < 20; j++)
+                A[i][j] = (i * 3 + j) % 7 - 2.5;
+        f(20, A, B);
+        for (int i = 0; i < 20; i++)
+            for (int j = 0; j < 20; j++)
+                s += B[i][j] * (i + 2 * j + 1);
+        printf("%.17g\n", s);
+        return 0;
+    }
+    """
+    ref = Workspace.from_code(main, "m.c")
+    ref.build("c")
+    ws = Workspace.from_code(main, "m.c")
+    ws.apply("gpu_ify", ws["f"])
+    ws.build("c")
+    assert ws.run().stdout == ref.run().stdout

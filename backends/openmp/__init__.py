@@ -28,8 +28,6 @@ program calls add their ``openmp`` implementation, as their brokers say.
 
 from __future__ import annotations
 
-import functools
-import importlib.resources
 import re
 import shlex
 from pathlib import Path
@@ -39,7 +37,7 @@ import jinja2
 from pycparser import c_ast
 
 from passman.brokers import extend_plan
-from passman.builder import BuildPlan, SourceFile
+from passman.builder import BuildPlan, SourceFile, package_template
 from passman.fsutil import atomic_write_text
 from passman.registry import register_property
 
@@ -57,17 +55,8 @@ EXTRA = register_property(
 OPENMP_FLAG = "-fopenmp"
 
 
-@functools.cache
 def _template(name: str) -> jinja2.Template:
-    source = (importlib.resources.files(__package__) / "templates" / name).read_text("utf-8")
-    env = jinja2.Environment(
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
-    return env.from_string(source)
+    return package_template(__package__, name)
 
 
 _OMP_CALL = re.compile(r"\bomp_[a-z_]+\s*\(")

@@ -20,10 +20,9 @@ After::
 
     void p4a_launcher_0(int n, double A[n][n], double B[n][n])
     {
-        int i, j;
         #pragma passman launch p4a_kernel_0
-        for (i = 0; i <= n - 1; i++)
-            for (j = 0; j <= n - 2; j++)
+        for (int i = 1; i <= n - 1; i++)
+            for (int j = 0; j <= n - 2; j++)
                 p4a_kernel_0(n, A, B, i, j);
     }
 
@@ -53,8 +52,8 @@ A nest stays on the host, with the reason (logged; a PassFailed when the
 ``label`` named it): a call to a function with no device version (anything
 but the math library: inline program functions first), a call through a
 function pointer, a reduction, a variable live after the nest that the nest
-writes, a mapped loop of step other than 1 or -1 (normalize it first), or a
-box that cannot be written in C.
+writes, a structure member access, a mapped loop of step other than 1 or
+-1 (normalize it first), or a box that cannot be written in C.
 
 Properties:
 
@@ -76,7 +75,7 @@ from passman.astutil import conjunction, copy_node, replace_child, walk
 from passman.printer import to_c
 
 from ..cfacts.control import detach_pragmas
-from ..cfacts.names import where
+from ..cfacts.names import file_scope, resolve_names, where
 from ..interproc.outline import outline
 from ..parallel.verdicts import loop_header
 from ..poly.c_expr import pw_aff_to_c
@@ -99,6 +98,7 @@ class Nest:
 
     sites: list  # LoopSite, outermost first
     headers: list
+    private: set  # names each iteration must own (the verdicts of the mapped loops)
 
 
 def _single_loop(body: c_ast.Node):
@@ -118,6 +118,8 @@ def _host_reason(module: Module, verdict, site) -> str | None:
     if verdict.lastprivate:
         return f"{', '.join(verdict.lastprivate)} written by the nest is used after it"
     for n in walk(site.node.stmt):
+        if isinstance(n, c_ast.StructRef):
+            return f"it accesses {to_c(n)} at {where(n)} (structures are not moved to the device yet)"
         if not isinstance(n, c_ast.FuncCall):
             continue
         if not isinstance(n.name, c_ast.ID):
@@ -156,7 +158,8 @@ def _choose(module: Module, site, verdicts, max_dims: int) -> tuple[Nest | None,
         if abs(hdr.step) != 1:
             return None, f"loop {s.label} at {where(s.node)} has step {hdr.step} (normalize it first)"
         headers.append(hdr)
-    return Nest(sites, headers), None
+    private = {name for site in sites for name in verdicts[site.label].private}
+    return Nest(sites, headers, private - {h.index for h in headers}), None
 
 
 def _mentions(e: c_ast.Node, names: set[str]) -> bool:
@@ -258,18 +261,22 @@ def _map(module: Module, nest: Nest, box, prefix: str) -> str:
         init = site.node.init
         if isinstance(init, c_ast.DeclList):  # for (int i = lo; ...)
             init.decls[0].init = lo
-        else:
-            site.node.init = c_ast.Assignment("=", copy_node(i), lo)
+        else:  # the index is private and dead after the nest: the loop declares its own
+            own = copy_node(hdr.decl)
+            own.storage, own.init = [], lo
+            site.node.init = c_ast.DeclList([own])
         site.node.cond = c_ast.BinaryOp("<=", copy_node(i), hi)
         site.node.next = c_ast.UnaryOp("p++", copy_node(i))
     inner = nest.sites[-1].node
     body = inner.stmt
     _strip_omp(body)
+    body = _own_privates(module, body, nest.private)
     if guard is not None:
         body = c_ast.If(guard, body, None, body.coord)
     label = module.new_label()
     inner.stmt = c_ast.Label(label, body, body.coord)
     outline(module, label=label, name=kernel)
+    _pass_globals(module, kernel)
     mark = c_ast.Pragma(f"passman launch {kernel}", outer.node.coord)
     if isinstance(outer.parent, c_ast.Compound):
         items = outer.parent.block_items
@@ -277,7 +284,66 @@ def _map(module: Module, nest: Nest, box, prefix: str) -> str:
     else:
         replace_child(outer.parent, outer.labelled, c_ast.Compound([mark, outer.labelled], outer.node.coord))
     outline(module, label=outer.label, name=launcher)
+    _pass_globals(module, launcher)
     return kernel
+
+
+def _own_privates(module: Module, body: c_ast.Node, names: set) -> c_ast.Node:
+    """``body`` declaring its own copy of each private variable declared outside it.
+
+    Every work-item needs its own: passed by pointer, one variable would be shared by all of
+    them (a race). The copies shadow the outer variables, which the nest does not use after
+    (they are private, not lastprivate).
+    """
+    if not names:
+        return body
+    table = resolve_names(module.ast, file_scope(module.cu.ast.ext))
+    inside = {id(n) for n in walk(body)}
+    copies: dict[str, c_ast.Decl] = {}
+    for ident in walk(body):
+        if isinstance(ident, c_ast.ID) and ident.name in names and ident.name not in copies:
+            d = table.decl_of(ident)
+            if isinstance(d, c_ast.Decl) and id(d) not in inside:
+                own = copy_node(d)
+                own.storage, own.init = [], None
+                copies[ident.name] = own
+    if not copies:
+        return body
+    items = body.block_items or [] if isinstance(body, c_ast.Compound) else [body]
+    return c_ast.Compound(list(copies.values()) + items, body.coord)
+
+
+def _pass_globals(module: Module, name: str) -> None:
+    """Give the new function ``name`` the global arrays it uses as parameters of the same name.
+
+    A device reaches host memory only through what it is handed, so the kernel and its
+    launcher take the global arrays as arguments (the parameters shadow the globals: the
+    body is unchanged), and the transfers see them at the launch.
+    """
+    ext = module.cu.ast.ext
+    func = next(n for n in ext if isinstance(n, c_ast.FuncDef) and n.decl.name == name)
+    table = resolve_names(func, file_scope(ext))
+    at_file_scope = {id(n) for n in ext}
+    arrays: list[c_ast.Decl] = []
+    for ident in walk(func.body):
+        d = table.decl_of(ident) if isinstance(ident, c_ast.ID) else None
+        if (isinstance(d, c_ast.Decl) and id(d) in at_file_scope and isinstance(d.type, c_ast.ArrayDecl)
+                and all(d is not a for a in arrays)):
+            arrays.append(d)
+    if not arrays:
+        return
+    params = func.decl.type.args.params
+    if len(params) == 1 and isinstance(params[0], c_ast.Typename):  # (void)
+        params.clear()
+    for d in arrays:
+        p = copy_node(d)
+        p.storage, p.init, p.funcspec = [], None, []
+        params.append(p)
+    for call in walk(module.ast.body):
+        if isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID) and call.name.name == name:
+            if call.args is None:
+                call.args = c_ast.ExprList([])
+            call.args.exprs.extend(c_ast.ID(d.name) for d in arrays)
 
 
 @transformation(scope="module", reads=["function_scope", "parallel_loops", "scops"])
@@ -327,6 +393,7 @@ def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p
                          + (f" ({refused[0]})" if refused else ""))
     for nest, box in chosen:
         kernel = _map(module, nest, box, prefix)
-        log.info("%s: loop %s of %s becomes kernel %s (%d dimensions: %s)", where(nest.sites[0].node),
-                 nest.sites[0].label, module.name, kernel, len(nest.sites),
-                 ", ".join(to_c(c_ast.ID(h.index)) for h in reversed(nest.headers)))
+        n = len(nest.sites)
+        log.info("%s: loop %s of %s becomes kernel %s (%d dimension%s: %s)", where(nest.sites[0].node),
+                 nest.sites[0].label, module.name, kernel, n, "" if n == 1 else "s",
+                 ", ".join(h.index for h in reversed(nest.headers)))

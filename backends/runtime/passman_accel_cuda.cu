@@ -1,0 +1,106 @@
+/* passman_accel_cuda.cu: passman_accel.h on CUDA (the runtime API, the current device).
+
+   Launchers generated against it call passman_accel_config, launch with <<<grid, block>>>,
+   then PASSMAN_ACCEL_CHECK_LAUNCH() (which waits for the kernel) and
+   passman_accel_launched(seconds); see README.md. Every CUDA call is checked:
+   "file:line: CUDA error cudaError...: message in cudaXxx", exit(1).
+
+   nvcc -O2 -arch=sm_90 -c passman_accel_cuda.cu */
+#include "passman_accel.h"
+
+#include "passman_accel_common.h"
+
+static void cuda_check(cudaError_t err, const char *file, int line, const char *call)
+{
+    if (err == cudaSuccess)
+        return;
+    fprintf(stderr, "%s:%d: CUDA error %s: %s in %s\n", file, line, cudaGetErrorName(err),
+            cudaGetErrorString(err), call);
+    passman_die();
+}
+
+#define PASSMAN_CUDA_CHECK(err, call) cuda_check((err), __FILE__, __LINE__, (call))
+
+static int cuda_ready;
+
+extern "C" void passman_accel_init(void)
+{
+    if (cuda_ready)
+        return;
+    PASSMAN_CUDA_CHECK(cudaFree(0), "cudaFree(0), creating the context");
+    cuda_ready = 1;
+    passman_register_exit();
+}
+
+extern "C" void passman_accel_release(void)
+{
+    size_t i;
+    if (!cuda_ready)
+        return;
+    cuda_ready = 0; /* errors below are ignored: this runs at exit */
+    for (i = 0; i < passman_nbuffers; i++)
+        cudaFree(passman_buffers[i].dev);
+    passman_buffers_clear();
+}
+
+extern "C" void *passman_accel_malloc(size_t bytes)
+{
+    void *p = NULL;
+    passman_accel_init();
+    PASSMAN_CUDA_CHECK(cudaMalloc(&p, bytes ? bytes : 1), "cudaMalloc");
+    passman_buffers_add(p, bytes);
+    return p;
+}
+
+extern "C" void passman_accel_free(void *dev)
+{
+    passman_accel_init();
+    if (!dev)
+        return;
+    passman_buffers_remove(passman_buffers_find(dev, "passman_accel_free"));
+    PASSMAN_CUDA_CHECK(cudaFree(dev), "cudaFree");
+}
+
+struct copy {
+    unsigned char *to;
+    const unsigned char *from;
+    cudaMemcpyKind kind;
+};
+
+static void move_rect(void *ctx, const struct passman_rect *r)
+{
+    struct copy *c = (struct copy *) ctx;
+    if (r->height == 1)
+        PASSMAN_CUDA_CHECK(cudaMemcpy(c->to + r->base, c->from + r->base, r->width, c->kind),
+                           "cudaMemcpy");
+    else
+        PASSMAN_CUDA_CHECK(cudaMemcpy2D(c->to + r->base, r->pitch, c->from + r->base, r->pitch,
+                                        r->width, r->height, c->kind),
+                           "cudaMemcpy2D");
+}
+
+extern "C" void passman_accel_copy_to(void *dev, const void *host, size_t elem, int rank,
+                                      const size_t *dims, const size_t *offset,
+                                      const size_t *count)
+{
+    struct copy c;
+    passman_accel_init();
+    c.to = (unsigned char *) dev;
+    c.from = (const unsigned char *) host;
+    c.kind = cudaMemcpyHostToDevice;
+    passman_count_copy(1, passman_box_copy("passman_accel_copy_to", dev, elem, rank, dims,
+                                           offset, count, move_rect, &c));
+}
+
+extern "C" void passman_accel_copy_from(void *host, const void *dev, size_t elem, int rank,
+                                        const size_t *dims, const size_t *offset,
+                                        const size_t *count)
+{
+    struct copy c;
+    passman_accel_init();
+    c.to = (unsigned char *) host;
+    c.from = (const unsigned char *) dev;
+    c.kind = cudaMemcpyDeviceToHost;
+    passman_count_copy(0, passman_box_copy("passman_accel_copy_from", dev, elem, rank, dims,
+                                           offset, count, move_rect, &c));
+}

@@ -1,0 +1,262 @@
+"""Transfers around each launch, from array regions (``kernel_load_store``, Amini 2012 §3.4).
+
+Before (after :mod:`.gpu_ify`)::
+
+    void kernel(int n, int m, double C[n][m], double A[n][m])
+    {
+        p4a_launcher_0(n, m, C, A);          /* reads A[0..n-1][0..m-1], writes C[1..n-1][*] */
+    }
+
+After (``module.apply("kernel_load_store")``)::
+
+    void kernel(int n, int m, double C[n][m], double A[n][m])
+    {
+        {
+            double (*C_d)[m] = passman_accel_malloc(sizeof(C[0][0]) * n * m);
+            double (*A_d)[m] = passman_accel_malloc(sizeof(A[0][0]) * n * m);
+            passman_accel_copy_to(A_d, A, sizeof(A[0][0]), 2, (size_t []){n, m},
+                                  (size_t []){0, 0}, (size_t []){n, m});
+            p4a_launcher_0(n, m, C_d, A_d);
+            passman_accel_copy_from(C, C_d, sizeof(C[0][0]), 2, (size_t []){n, m},
+                                    (size_t []){1, 0}, (size_t []){n - 1, m});
+            passman_accel_free(C_d);
+            passman_accel_free(A_d);
+        }
+    }
+
+For each array argument of a launcher call (a function holding ``#pragma
+passman launch``), a device buffer holds the whole array (same layout, so
+the kernel indexes it as the host code does); what moves is the rectangular
+hull of a region, its bounds C expressions of the variables at the call:
+
+* copied in: the hull of the IN region (elements read before the launch
+  writes them), plus the hull of the OUT region unless the launch certainly
+  writes all of that hull (a MAY or partial write would otherwise copy back
+  the device buffer's garbage);
+* copied out: the hull of the OUT region (nothing for an array the rest of
+  the program does not read);
+* an array the launch does not touch is passed as it was.
+
+The program stays plain C: linked with the accel runtime's CPU emulation
+(separate device buffers filled with garbage), it prints the original's
+output exactly when the transfers are right. The unit includes
+``<passman_accel.h>`` and the ``accel`` broker is enabled.
+
+Refused (PassFailed, code unchanged): no launcher call; an array argument
+whose size is unknown (a pointer, ``double x[]``), or that is not a plain
+variable (``&A[1][0]``); a region with no hull in C.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import islpy as isl
+from pycparser import c_ast
+
+from passman import Module, PassFailed, transformation
+from passman.astutil import copy_node, walk
+
+from ..cfacts.folding import simplify
+from ..cfacts.names import where
+from ..poly.c_expr import pw_aff_to_c
+from ..poly.regions import hull_is_exact
+
+HEADER = "passman_accel.h"
+_SIZE_T = c_ast.Typename(None, [], None, c_ast.ArrayDecl(
+    c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["size_t"])), None, []))
+
+
+def launchers(module: Module) -> set[str]:
+    """Names of the functions of the program that launch a kernel (``#pragma passman launch``)."""
+    out = set()
+    for m in module.ws.modules:
+        if module.ws.stub_info(m.name):
+            continue
+        if any(isinstance(n, c_ast.Pragma) and n.string.startswith("passman launch") for n in walk(m.ast.body)):
+            out.add(m.name)
+    return out
+
+
+def _list(items: list[c_ast.Node]) -> c_ast.CompoundLiteral:
+    """``(size_t []){a, b}``."""
+    return c_ast.CompoundLiteral(copy_node(_SIZE_T), c_ast.InitList(items))
+
+
+def _int(v: int) -> c_ast.Constant:
+    return c_ast.Constant("int", str(v))
+
+
+def _call(name: str, args: list[c_ast.Node]) -> c_ast.FuncCall:
+    return c_ast.FuncCall(c_ast.ID(name), c_ast.ExprList(args))
+
+
+def _element(name: str, rank: int) -> c_ast.Node:
+    e: c_ast.Node = c_ast.ID(name)
+    for _ in range(rank):
+        e = c_ast.ArrayRef(e, _int(0))
+    return e
+
+
+def _device_decl(decl: c_ast.Decl, dev: str, size: c_ast.Node) -> c_ast.Decl:
+    """``double (*A_d)[m] = passman_accel_malloc(size)``: a pointer to A's rows."""
+    t = copy_node(decl.type)
+    ptr = c_ast.PtrDecl([], t.type if isinstance(t, c_ast.ArrayDecl) else t.type)
+    inner = ptr
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = dev
+    inner.quals = []
+    return c_ast.Decl(dev, [], [], [], [], ptr, _call("passman_accel_malloc", [size]), None)
+
+
+def _box(region, extents: tuple[c_ast.Node, ...]) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
+    """Offsets and counts of a region's rectangular hull (the whole extent where unbounded)."""
+    offsets, counts = [], []
+    for k, ext in enumerate(extents):
+        lo, hi = _bounds(region, k)
+        lo = lo if lo is not None else _int(0)
+        hi = hi if hi is not None else c_ast.BinaryOp("-", copy_node(ext), _int(1))
+        span = simplify(c_ast.BinaryOp("+", c_ast.BinaryOp("-", copy_node(hi), copy_node(lo)), _int(1)))
+        if isinstance(span, c_ast.Constant):
+            count = span if int(span.value) > 0 else _int(0)
+        else:
+            count = c_ast.TernaryOp(c_ast.BinaryOp(">", span, _int(0)), copy_node(span), _int(0))
+        offsets.append(lo)
+        counts.append(count)
+    return offsets, counts
+
+
+def _bounds(region, k: int) -> tuple[c_ast.Node | None, c_ast.Node | None]:
+    """C expressions of the lowest and highest index of dimension ``k`` (None: unbounded)."""
+    out = []
+    for extremum in (region.set.dim_min, region.set.dim_max):
+        try:
+            out.append(pw_aff_to_c(extremum(k), region.names))
+        except isl.Error:  # unbounded: the whole extent
+            out.append(None)
+    return out[0], out[1]
+
+
+def _find(table, node: c_ast.Node, name: str, mode: str, rank: int):
+    """The region of the elements of array ``name`` (not of the pointer variable itself)."""
+    return next((r for r in table.of(node) if r.var == name and r.mode == mode and r.rank == rank), None)
+
+
+def _reach(name: str, regions: list) -> c_ast.Node | None:
+    """``1 + the highest first index the regions touch``, or None (unbounded, or below 0)."""
+    touched = regions[0].set
+    for r in regions[1:]:
+        other = r.set.align_params(touched.get_space())
+        touched = touched.align_params(other.get_space()).union(other)
+    try:
+        low, high = touched.dim_min(0), touched.dim_max(0)
+    except isl.Error:
+        return None
+    zero = isl.PwAff.zero_on_domain(isl.LocalSpace.from_space(low.get_domain_space()))
+    if not low.lt_set(zero).is_empty():  # p[-1]: the buffer would not start at p
+        return None
+    one = isl.PwAff.from_aff(isl.Aff.zero_on_domain(isl.LocalSpace.from_space(high.get_domain_space())).set_constant_val(1))
+    return pw_aff_to_c(high.add(one).max(one), regions[0].names)
+
+
+def _certainly_written(write, out) -> bool:
+    """Whether the launch writes every element of the OUT region's hull."""
+    if write is None or not hull_is_exact(out):
+        return False
+    return out.set.is_subset(write.must)
+
+
+def _transfers(module: Module, call: c_ast.FuncCall, tables, facts) -> tuple[list, list, list]:
+    """(declarations and copies in, copies out and frees, new arguments) of one launch."""
+    ins, outs, rw = tables
+    before: list[c_ast.Node] = []
+    after: list[c_ast.Node] = []
+    frees: list[c_ast.Node] = []
+    args = []
+    taken = {getattr(d, "name", None) for d in facts.names.decls}
+    for arg in call.args.exprs:
+        decl = facts.names.decl_of(arg) if isinstance(arg, c_ast.ID) else None
+        shape = facts.shape(decl) if decl is not None else None
+        if shape is None:
+            if any(isinstance(n, c_ast.ID) and facts.shape(facts.names.decl_of(n)) is not None
+                   for n in walk(arg)):
+                raise PassFailed(f"{where(call)}: cannot compute the transfers of {call.name.name}: "
+                                 "an array argument is not a plain variable")
+            args.append(arg)
+            continue
+        name = decl.name
+        read, write = _find(rw, call, name, "R", shape.rank), _find(rw, call, name, "W", shape.rank)
+        if read is None and write is None:
+            args.append(arg)
+            continue
+        extents = list(shape.extents)
+        if extents and extents[0] is None:  # a pointer or ``x[]``: as far as the launch reaches
+            extents[0] = _reach(name, [r for r in (read, write) if r is not None])
+        if any(e is None for e in extents):
+            raise PassFailed(f"{where(call)}: the size of {name} is unknown (declare it with its extents)")
+        shape = replace(shape, extents=tuple(extents))
+        imported, exported = _find(ins, call, name, "IN", shape.rank), _find(outs, call, name, "OUT", shape.rank)
+        dev = f"{name}_d"
+        k = 1
+        while dev in taken:
+            dev, k = f"{name}_d{k}", k + 1
+        taken.add(dev)
+        rank = shape.rank
+        elem = c_ast.UnaryOp("sizeof", _element(name, rank))
+        size: c_ast.Node = copy_node(elem)
+        for e in shape.extents:
+            size = c_ast.BinaryOp("*", size, copy_node(e))
+        before.append(_device_decl(decl, dev, size))
+        dims = _list([copy_node(e) for e in shape.extents])
+        copy_in = imported
+        if exported is not None and not _certainly_written(write, exported):
+            if copy_in is None:
+                copy_in = exported
+            else:
+                other = exported.set.align_params(copy_in.set.get_space())
+                copy_in = replace(copy_in, set=copy_in.set.align_params(other.get_space()).union(other))
+        for region, fn, src, dst, where_to in (
+            (copy_in, "passman_accel_copy_to", name, dev, before),
+            (exported, "passman_accel_copy_from", dev, name, after),
+        ):
+            if region is None or region.set.is_empty():
+                continue
+            try:
+                offsets, counts = _box(region, shape.extents)
+            except (TypeError, ValueError) as err:
+                raise PassFailed(f"{where(call)}: the region of {name} has no hull in C ({err})") from None
+            where_to.append(_call(fn, [
+                c_ast.ID(dst), c_ast.ID(src), copy_node(elem), _int(rank), copy_node(dims),
+                _list(offsets), _list(counts),
+            ]))
+        frees.append(_call("passman_accel_free", [c_ast.ID(dev)]))
+        args.append(c_ast.ID(dev))
+    return before, after + frees, args
+
+
+@transformation(scope="module", reads=["in_regions", "out_regions", "poly_facts", "regions"])
+def kernel_load_store(module: Module) -> None:
+    """Allocate, copy in, copy out and free around each launch (see the module docstring)."""
+    names = launchers(module)
+    sites = []
+    for block in walk(module.ast.body):
+        if not isinstance(block, c_ast.Compound):
+            continue
+        for stmt in block.block_items or []:
+            if isinstance(stmt, c_ast.FuncCall) and isinstance(stmt.name, c_ast.ID) and stmt.name.name in names:
+                sites.append((block, stmt))
+    if not sites:
+        raise PassFailed(f"kernel_load_store: {module.name} calls no kernel launcher (run gpu_ify first)")
+    tables = (module.resource("in_regions"), module.resource("out_regions"), module.resource("regions"))
+    facts = module.resource("poly_facts")
+    plans = [(block, stmt, _transfers(module, stmt, tables, facts)) for block, stmt in sites]
+    for block, stmt, (before, after, args) in plans:
+        stmt.args.exprs = args
+        k = next(j for j, x in enumerate(block.block_items) if x is stmt)
+        block.block_items[k] = c_ast.Compound(before + [stmt] + after, stmt.coord)
+    cu = module.cu
+    line = f"#include <{HEADER}>"
+    if line not in cu.directives:
+        cu.directives.append(line)
+    module.ws.enable_broker("accel")

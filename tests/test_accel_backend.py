@@ -1,0 +1,48 @@
+"""The accel backend (backends/accel_omp) and recipe: every corpus program on the emulation.
+
+The oracle: the program after the ``accel`` recipe, built with the ``accel``
+backend (launches through ``passman_accel_emu_launch``, device buffers
+separate and garbage-filled), prints the original's output in the normal
+order of work-items and in two shuffled orders (``PASSMAN_ACCEL_SHUFFLE``):
+a kernel whose work-items depend on each other, or a missing transfer,
+changes the output.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import corpus_params, program_id, skip_slow
+
+from passman import Workspace
+from passman.recipe import load_recipe, recipe_entry
+
+#: programs whose parallel nests must become launches
+MAPPED = ("gemm", "jacobi_2d", "atax", "two_mm", "heat_3d", "conv2d", "matmul_global", "fdtd_2d")
+#: always run (the whole corpus with -m slow or PASSMAN_SLOW=1)
+DEFAULT = MAPPED + ("nussinov", "symm", "dot", "histogram", "cholesky", "lu")
+
+
+@pytest.mark.parametrize("files", corpus_params(DEFAULT))
+def test_corpus_program_on_the_emulation_in_any_order(files, tmp_path, request):
+    skip_slow(request)
+    reference = Workspace(*map(str, files))
+    reference.build("c", tmp_path / "ref")
+    expected = reference.run()
+    ws = Workspace(*map(str, files))
+    recipe_entry(load_recipe("accel"))(ws)
+    ws.build("accel", tmp_path / "accel")
+    text = "".join(p.read_text() for p in (tmp_path / "accel").glob("*.c"))
+    launches = text.count("passman_accel_emu_launch(")
+    if program_id(files) in MAPPED:
+        assert launches, "no launch"
+    for env in ({}, {"PASSMAN_ACCEL_SHUFFLE": "1"}, {"PASSMAN_ACCEL_SHUFFLE": "1", "PASSMAN_ACCEL_SEED": "7"}):
+        got = ws.run(env={"PASSMAN_ACCEL_STATS": "1", "PASSMAN_ACCEL_CHECK": "1", **env})
+        assert got.returncode == expected.returncode, got.stderr[-2000:]
+        assert got.stdout == expected.stdout, env
+        m = re.search(r"(\d+) kernel launches", got.stderr)
+        if launches:  # the runtime counts them
+            assert m and int(m.group(1)) > 0, got.stderr[-300:]
+        else:  # nothing went to the device: the runtime is not even linked
+            assert m is None
