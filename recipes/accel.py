@@ -25,18 +25,25 @@ BACKEND = "accel"
 
 
 def accelerate(ws, max_dims: int = 3, verbose: bool = False) -> int:
-    """gpu_ify and kernel_load_store on every function; the number of functions with kernels."""
+    """gpu_ify then kernel_load_store on every function; the number of functions with kernels.
+
+    The two go together: when the transfers of a function's launches cannot be computed
+    (an array whose size the regions do not bound), the function goes back to what it was
+    and its nests stay on the host.
+    """
     done = 0
-    for module in list(ws.all_functions):
-        if module.name.startswith("p4a_"):
+    for name in [m.name for m in ws.all_functions]:
+        if name.startswith("p4a_"):
             continue
+        before = ws.checkpoint()
         try:
-            ws.apply("gpu_ify", module, max_dims=max_dims)
+            ws.apply("gpu_ify", ws[name], max_dims=max_dims)
+            ws.apply("kernel_load_store", ws[name])
         except PassFailed as why:
             if verbose:
-                print(f"{module.name}: {why}")
+                print(f"{name}: {why}")
+            ws.restore(before)
             continue
-        ws.apply("kernel_load_store", module)
         done += 1
     return done
 

@@ -109,8 +109,8 @@ def test_inner_parallel_nest_under_a_sequential_time_loop():
         void f(int n, double A[n], double (*op)(double)) { for (int i = 0; i < n; i++) A[i] = op(A[i]); }
         """, "function pointer"),
         (r"""
-        double f(int n, double A[n]) { double s = 0; for (int i = 0; i < n; i++) s += A[i]; return s; }
-        """, "reduction on s"),
+        void f(int n, int a[n], int h[4]) { for (int i = 0; i < n; i++) h[a[i] & 3] += 1; }
+        """, "it needs the reduction sum[h[*]]"),
         (r"""
         void f(int n, double A[n]) { for (int i = 0; i < n; i += 2) A[i] = 0; }
         """, "step 2"),
@@ -206,3 +206,23 @@ def assert_same_output_src(code: str) -> None:
     ws.apply("gpu_ify", ws["f"])
     ws.build("c")
     assert ws.run().stdout == ref.run().stdout
+
+
+def test_a_scalar_reduction_gets_one_partial_per_work_item():
+    code = r"""
+    double f(int n, double A[n][n])
+    {
+        double s = 0.0;
+        for (int i = 1; i < n; i++)
+            for (int j = 0; j < i; j++)
+                s += A[i][j] * A[j][i];
+        return s;
+    }
+    """
+    ws = Workspace.from_code(code, "f.c")
+    ws.apply("gpu_ify", ws["f"])
+    text = ws.compilation_units[0].code
+    assert "double s = 0;" in text.split("p4a_launcher_0")[0]  # the kernel's own partial
+    assert "s_part[i - 1] = s;" in text
+    assert "for (long s_k = 0; s_k < n - 1; s_k++)" in text and "free(s_part);" in text
+    assert "#include <stdlib.h>" in text

@@ -14,22 +14,13 @@ import re
 
 import pytest
 from conftest import corpus_programs, program_id
+from passman.recipes.accel import accelerate
 
 from passman import PassFailed, Workspace
 
 
 def _accelerate(ws: Workspace) -> int:
-    launches = 0
-    for module in list(ws.modules):
-        if ws.stub_info(module.name) or module.name.startswith("p4a_"):
-            continue
-        try:
-            ws.apply("gpu_ify", module)
-        except PassFailed:
-            continue
-        ws.apply("kernel_load_store", module)
-        launches += 1
-    return launches
+    return accelerate(ws)  # gpu_ify + kernel_load_store per function, together or not at all
 
 
 def _stats(stderr: str) -> tuple[int, int, int, int]:

@@ -425,3 +425,25 @@ def test_loop_verdict_fields_and_work_estimates():
     assert isinstance(v.private, tuple) and isinstance(v.reductions, tuple)
     with pytest.raises(AttributeError):
         v.parallel = False  # frozen
+
+
+def test_lastprivate_needs_a_loop_that_certainly_runs():
+    """A loop that may run no iteration cannot give a lastprivate variable its value (gcc writes
+    an uninitialised copy back): fuzz case wrong_zero_trip_lastprivate."""
+    code = r"""
+    double f(int n)
+    {
+        int k;
+        double t = 1.0, u = 1.0;
+        for (k = 0; k < 4; k++)
+            t = 0.3 * k;
+        for (k = 0; k < n; k++)
+            u = 0.3 * k;
+        return t + u;
+    }
+    """
+    module = Workspace.from_code(code, "f.c")["f"]
+    sure, maybe = (loop_verdict(lp) for lp in module.all_loops)
+    assert sure.parallel and sure.lastprivate == ("t",)
+    assert not maybe.parallel
+    assert any("may run no iteration" in r for r in maybe.reasons)

@@ -69,7 +69,7 @@ def _global(param: c_ast.Decl) -> c_ast.Decl:
         p.type = c_ast.PtrDecl([], p.type.type)  # double x[n]: a pointer, as in any C call
     if isinstance(p.type, c_ast.PtrDecl):
         t = p.type.type
-        while isinstance(t, c_ast.PtrDecl):
+        while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):  # double (*u)[100] too
             t = t.type
         if isinstance(t, c_ast.TypeDecl):
             t.quals = [q for q in t.quals if q != "restrict"] + ["PASSMAN_GLOBAL"]

@@ -39,9 +39,12 @@ running it. Backends turn the loops under ``#pragma passman launch K`` into
 a launch of ``K`` over the box, the innermost loop on dimension 0.
 
 What is mapped: the outermost loop that the parallel verdict
-(:mod:`..parallel.verdicts`) declares parallel with neither reduction nor
-lastprivate variable, and up to ``max_dims - 1`` loops perfectly nested in
-it that are parallel too; deeper loops stay inside the kernel. The box is
+(:mod:`..parallel.verdicts`) declares parallel with no lastprivate
+variable, and up to ``max_dims - 1`` loops perfectly nested in it that are
+parallel too; deeper loops stay inside the kernel. A loop with scalar ``+``
+or ``*`` reductions on local variables is mapped alone: each work-item
+keeps a partial value, the host combines them after the launch
+(:func:`_partials`). The box is
 the rectangular hull of the points where some statement of the body runs
 (isl, from the static control part), as C expressions of the variables
 live at the nest; a mapped loop whose bounds depend on another mapped index
@@ -51,8 +54,8 @@ mapped loops must have bounds free of the other mapped indices.
 A nest stays on the host, with the reason (logged; a PassFailed when the
 ``label`` named it): a call to a function with no device version (anything
 but the math library: inline program functions first), a call through a
-function pointer, a reduction, a variable live after the nest that the nest
-writes, a structure member access, a mapped loop of step other than 1 or
+function pointer, another reduction (an array, min, max), a variable live
+after the nest that the nest writes, a structure member access, a mapped loop of step other than 1 or
 -1 (normalize it first), or a box that cannot be written in C.
 
 Properties:
@@ -75,6 +78,7 @@ from passman.astutil import conjunction, copy_node, replace_child, walk
 from passman.printer import to_c
 
 from ..cfacts.control import detach_pragmas
+from ..cfacts.folding import simplify
 from ..cfacts.names import file_scope, resolve_names, where
 from ..interproc.outline import outline
 from ..parallel.verdicts import loop_header
@@ -99,6 +103,7 @@ class Nest:
     sites: list  # LoopSite, outermost first
     headers: list
     private: set  # names each iteration must own (the verdicts of the mapped loops)
+    reductions: tuple = ()  # scalar reductions of the (single) mapped loop
 
 
 def _single_loop(body: c_ast.Node):
@@ -112,9 +117,10 @@ def _single_loop(body: c_ast.Node):
 
 def _host_reason(module: Module, verdict, site) -> str | None:
     """Why a parallel loop cannot be the outermost of a kernel (None: it can)."""
-    if verdict.reductions:
-        names = ", ".join(r.var for r in verdict.reductions)
-        return f"it needs a reduction on {names} (device reductions are not supported yet)"
+    for r in verdict.reductions:
+        if r.kind != "scalar" or r.pointee or r.decl is None or r.op not in _IDENTITY:
+            return (f"it needs the reduction {r.text} (on the device: only {', '.join(_IDENTITY)} on a "
+                    "local scalar)")
     if verdict.lastprivate:
         return f"{', '.join(verdict.lastprivate)} written by the nest is used after it"
     for n in walk(site.node.stmt):
@@ -141,7 +147,7 @@ def _choose(module: Module, site, verdicts, max_dims: int) -> tuple[Nest | None,
     if why:
         return None, why
     sites = [site]
-    while len(sites) < max_dims:
+    while len(sites) < (1 if verdict.reductions else max_dims):  # a reduction: one partial per i
         inner = _single_loop(sites[-1].node.stmt)
         if inner is None:
             break
@@ -159,7 +165,7 @@ def _choose(module: Module, site, verdicts, max_dims: int) -> tuple[Nest | None,
             return None, f"loop {s.label} at {where(s.node)} has step {hdr.step} (normalize it first)"
         headers.append(hdr)
     private = {name for site in sites for name in verdicts[site.label].private}
-    return Nest(sites, headers, private - {h.index for h in headers}), None
+    return Nest(sites, headers, private - {h.index for h in headers}, verdict.reductions), None
 
 
 def _mentions(e: c_ast.Node, names: set[str]) -> bool:
@@ -273,6 +279,8 @@ def _map(module: Module, nest: Nest, box, prefix: str) -> str:
     body = _own_privates(module, body, nest.private)
     if guard is not None:
         body = c_ast.If(guard, body, None, body.coord)
+    if nest.reductions:
+        body = _partials(module, nest, box[0][0], body)
     label = module.new_label()
     inner.stmt = c_ast.Label(label, body, body.coord)
     outline(module, label=label, name=kernel)
@@ -286,6 +294,84 @@ def _map(module: Module, nest: Nest, box, prefix: str) -> str:
     outline(module, label=outer.label, name=launcher)
     _pass_globals(module, launcher)
     return kernel
+
+
+#: identity of the reductions a kernel can make (a partial value per work-item)
+_IDENTITY = {"+": "0", "*": "1"}
+
+
+def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c_ast.Node:
+    """Give each work-item its partial value of every reduction; the host combines them after.
+
+    ``for (i ...) s += f(i);`` becomes (``s_part`` allocated before the nest, one element per
+    point of the box)::
+
+        for (i = lo; i <= hi; i++) {           /* the launch */
+            double s = 0;                       /* the identity: shadows the host's s */
+            s += f(i);
+            s_part[i - lo] = s;
+        }
+        for (long s_k = 0; s_k < hi - lo + 1; s_k++)
+            s = s + s_part[s_k];
+        free(s_part);
+
+    The combination reassociates the operator, as OpenMP's reductions do.
+    """
+    outer = nest.sites[0]
+    index = nest.headers[0].index
+    items = body.block_items or [] if isinstance(body, c_ast.Compound) else [body]
+    count = simplify(c_ast.BinaryOp("+", c_ast.BinaryOp("-", copy_node(outer.node.cond.right), copy_node(lo)),
+                                    c_ast.Constant("int", "1")))
+    offset = simplify(c_ast.BinaryOp("-", c_ast.ID(index), copy_node(lo)))
+    taken = {getattr(d, "name", None) for d in walk(module.ast) if isinstance(d, c_ast.Decl)}
+    before: list[c_ast.Node] = []
+    after: list[c_ast.Node] = []
+    head: list[c_ast.Node] = []
+    tail: list[c_ast.Node] = []
+    for r in nest.reductions:
+        part = _fresh_name(f"{r.var}_part", taken)
+        k = _fresh_name(f"{r.var}_k", taken)
+        own = copy_node(r.decl)
+        own.storage, own.init = [], c_ast.Constant("int", _IDENTITY[r.op])
+        head.append(own)
+        tail.append(c_ast.Assignment("=", c_ast.ArrayRef(c_ast.ID(part), copy_node(offset)), c_ast.ID(r.var)))
+        ptr = copy_node(r.decl)
+        ptr.name, ptr.storage, ptr.quals = part, [], []
+        inner = ptr.type
+        while not isinstance(inner, c_ast.TypeDecl):
+            inner = inner.type
+        inner.declname, inner.quals = part, []
+        ptr.type = c_ast.PtrDecl([], ptr.type)
+        size = c_ast.BinaryOp("*", c_ast.UnaryOp("sizeof", c_ast.ID(r.var)),
+                              c_ast.TernaryOp(c_ast.BinaryOp(">", copy_node(count), c_ast.Constant("int", "0")),
+                                              copy_node(count), c_ast.Constant("int", "1")))
+        ptr.init = c_ast.FuncCall(c_ast.ID("malloc"), c_ast.ExprList([size]))
+        before.append(ptr)
+        kdecl = c_ast.Decl(k, [], [], [], [], c_ast.TypeDecl(k, [], None, c_ast.IdentifierType(["long"])),
+                           c_ast.Constant("int", "0"), None)
+        combine = c_ast.Assignment("=", c_ast.ID(r.var),
+                                   c_ast.BinaryOp(r.op, c_ast.ID(r.var), c_ast.ArrayRef(c_ast.ID(part), c_ast.ID(k))))
+        after.append(c_ast.For(c_ast.DeclList([kdecl]), c_ast.BinaryOp("<", c_ast.ID(k), copy_node(count)),
+                               c_ast.UnaryOp("p++", c_ast.ID(k)), combine))
+        after.append(c_ast.FuncCall(c_ast.ID("free"), c_ast.ExprList([c_ast.ID(part)])))
+    parent = outer.parent
+    if not isinstance(parent, c_ast.Compound):
+        raise PassFailed(f"{where(outer.node)}: the reduction loop {outer.label} is not in a block")
+    at = next(j for j, x in enumerate(parent.block_items) if x is outer.labelled)
+    parent.block_items[at + 1:at + 1] = after
+    parent.block_items[at:at] = before
+    line = "#include <stdlib.h>"
+    if line not in module.cu.directives:
+        module.cu.directives.append(line)
+    return c_ast.Compound(head + items + tail, body.coord)
+
+
+def _fresh_name(base: str, taken: set) -> str:
+    name, k = base, 1
+    while name in taken:
+        name, k = f"{base}{k}", k + 1
+    taken.add(name)
+    return name
 
 
 def _own_privates(module: Module, body: c_ast.Node, names: set) -> c_ast.Node:

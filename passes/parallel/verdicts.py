@@ -286,6 +286,9 @@ class _ModuleVerdicts:
                 if not _written_always(name, body_eff):
                     causes.append(f"{name} is written in some iterations only and is used after the loop "
                                   "(no last iteration gives its final value)")
+                elif not _runs(hdr):
+                    causes.append(f"{name} is used after the loop, which may run no iteration (then "
+                                  "OpenMP's lastprivate does not keep its value)")
             else:
                 pending[name] = self.scalar_cause(node, lp, name)
         if hdr is not None:
@@ -478,6 +481,16 @@ class _ModuleVerdicts:
                 continue
             causes.append(_describe_pair(*pair))
         return causes
+
+
+def _runs(hdr: LoopHeader | None) -> bool:
+    """Whether the loop certainly runs at least one iteration (its trip count is a constant >= 1).
+
+    gcc's lastprivate writes an uninitialised private copy back when a loop runs no iteration
+    (fuzz case wrong_zero_trip_lastprivate: ``for (k = 2; k < 2; k++) t = 0.3;`` left t = 0).
+    """
+    count = hdr.trip_count() if hdr is not None else None
+    return count is not None and count.isdigit() and int(count) >= 1
 
 
 def _scalars_written(effects: Iterable[Effect]) -> frozenset[str]:
