@@ -22,6 +22,7 @@ Options: ``cc`` (default ``gcc``), ``cflags`` (default ``["-O2"]``),
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,29 +93,36 @@ def parse_launcher(func: c_ast.FuncDef) -> Launch | None:
     return Launch(func, kernel, loops, list(node.args.exprs) if node.args else [])
 
 
-def _field(param: c_ast.Decl) -> str:
-    """The argument structure's member for a parameter: arrays and pointers as ``void *``."""
-    if _is_pointer(param):
+def parameters(func: c_ast.FuncDef) -> list[c_ast.Decl]:
+    """A function's parameter declarations (none for ``(void)``)."""
+    args = func.decl.type.args
+    return [p for p in (args.params if args else []) if isinstance(p, c_ast.Decl)]
+
+
+def is_buffer(param: c_ast.Decl) -> bool:
+    """Whether a launcher's parameter is an array or a pointer: a device buffer at the launch."""
+    return isinstance(param.type, (c_ast.ArrayDecl, c_ast.PtrDecl))
+
+
+def handle_declaration(param: c_ast.Decl) -> str:
+    """A launcher's parameter as device code holds it: buffers as ``void *`` handles, scalars
+    with their type and no qualifier (an argument structure is filled member by member)."""
+    if is_buffer(param):
         return f"void *{param.name}"
     t = copy_node(param.type)
     if isinstance(t, c_ast.TypeDecl):
-        t.quals = []  # the structure is filled member by member
+        t.quals = []
     return to_c(c_ast.Decl(param.name, [], [], [], [], t, None, None)).rstrip(";\n ")
-
-
-def _is_pointer(param: c_ast.Decl) -> bool:
-    return isinstance(param.type, (c_ast.ArrayDecl, c_ast.PtrDecl))
 
 
 def render_launcher(launch: Launch) -> str:
     """The launcher's C text: argument structure, work-item function, emulated launch."""
     func = launch.function
     name = func.decl.name
-    params = [p for p in (func.decl.type.args.params if func.decl.type.args else [])
-              if isinstance(p, c_ast.Decl)]
+    params = parameters(func)
     param_names = {p.name for p in params}
-    fields = [_field(p) for p in params]
-    assigns = [f"passman_args.{p.name} = {'(void *) ' if _is_pointer(p) else ''}{p.name}" for p in params]
+    fields = [handle_declaration(p) for p in params]
+    assigns = [f"passman_args.{p.name} = {'(void *) ' if is_buffer(p) else ''}{p.name}" for p in params]
     m = len(launch.loops)
     dims = []
     for k, (index, lo, hi) in enumerate(launch.loops):
@@ -136,27 +144,38 @@ def render_launcher(launch: Launch) -> str:
     )
 
 
-def render_unit(cu: Any) -> str:
-    """A unit's text with every launcher rendered for the emulation."""
+def unit_launches(cu: Any) -> Iterator[tuple[int, Launch]]:
+    """``(position in the unit, launch)`` of every launcher the unit defines."""
+    for k, node in enumerate(cu.ast.ext):
+        if isinstance(node, c_ast.FuncDef) and cu.is_own(node):
+            launch = parse_launcher(node)
+            if launch is not None:
+                yield k, launch
+
+
+def render_unit(cu: Any, render: Callable[[Launch], str] = render_launcher,
+                drop: Collection[str] = ()) -> tuple[str, list[Launch]]:
+    """A unit's text with each launcher replaced by ``render(launch)`` and the functions named in
+    ``drop`` left out (kernels that a device file holds); and the unit's launches, in order."""
     ext = cu.ast.ext
     rendered: dict[str, str] = {}
+    launches = []
     saved = list(ext)
     try:
-        for k, node in enumerate(ext):
-            if isinstance(node, c_ast.FuncDef) and cu.is_own(node):
-                launch = parse_launcher(node)
-                if launch is not None:
-                    marker = f"passman_launcher_goes_here {len(rendered)}"
-                    rendered[f"#pragma {marker}"] = render_launcher(launch)
-                    ext[k] = c_ast.Pragma(marker, node.coord)
+        for k, launch in list(unit_launches(cu)):
+            marker = f"passman_launcher_goes_here {len(rendered)}"
+            rendered[f"#pragma {marker}\n"] = render(launch) + "\n"
+            launches.append(launch)
+            ext[k] = c_ast.Pragma(marker, launch.function.coord)
+        ext[:] = [n for n in ext if not (isinstance(n, c_ast.FuncDef) and n.decl.name in drop)]
         text = cu.code
     finally:
         ext[:] = saved
     for marker, code in rendered.items():
-        text = text.replace(marker + "\n", code + "\n", 1)
+        text = text.replace(marker, code, 1)
     if rendered and HEADER not in text:
         text = HEADER + "\n" + text
-    return text
+    return text, launches
 
 
 class AccelEmulationBackend:
@@ -166,7 +185,7 @@ class AccelEmulationBackend:
 
     def render(self, ws: Any, directory: Path, **options: Any) -> BuildPlan:
         """Write the sources into ``directory`` and return the build plan."""
-        texts = {cu.name: render_unit(cu) for cu in ws.compilation_units if not cu.is_stub}
+        texts = {cu.name: render_unit(cu)[0] for cu in ws.compilation_units if not cu.is_stub}
         plan = host_plan(ws, directory, texts, options)
         if any("passman_accel_emu_launch(" in t for t in texts.values()):
             ws.enable_broker("accel")

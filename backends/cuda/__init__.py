@@ -35,33 +35,16 @@ from passman.errors import InvalidInput
 from passman.fsutil import atomic_write_text
 from passman.printer import to_c
 
-from ..accel_omp import Launch, host_plan
-from ..opencl import argument_variable, index_positions, parameters, split
+from ..accel_omp import Launch, handle_declaration, host_plan, is_buffer, parameters
+from ..opencl import argument_variable, index_positions, split
 
 KERNELS = "kernels.cu"
 
 
-def _is_buffer(p: c_ast.Decl) -> bool:
-    return isinstance(p.type, (c_ast.ArrayDecl, c_ast.PtrDecl))
-
-
-def _device_params(launch: Launch) -> list[str]:
-    """The launcher's parameters as kernels.cu declares them: arrays and pointers as ``void *``."""
-    out = []
-    for p in parameters(launch.function):
-        if _is_buffer(p):
-            out.append(f"void *{p.name}")
-        else:
-            t = copy_node(p.type)
-            if isinstance(t, c_ast.TypeDecl):
-                t.quals = [q for q in t.quals if q != "const"]
-            out.append(to_c(c_ast.Decl(p.name, [], [], [], [], t, None, None)).rstrip(";\n "))
-    return out
-
-
 def prototype(launch: Launch) -> str:
     """The host file's declaration of a launcher that kernels.cu defines."""
-    return f"void {launch.function.decl.name}({', '.join(_device_params(launch)) or 'void'});"
+    params = [handle_declaration(p) for p in parameters(launch.function)]
+    return f"void {launch.function.decl.name}({', '.join(params) or 'void'});"
 
 
 def _cast(param: c_ast.Decl) -> str:
@@ -81,7 +64,7 @@ def render_launcher(launch: Launch, kernel: c_ast.FuncDef) -> str:
     """A launcher in CUDA: configuration, ``<<<grid, block>>>``, check, count."""
     positions = index_positions(launch)
     kparams = parameters(kernel)
-    buffers = {p.name for p in parameters(launch.function) if _is_buffer(p)}
+    buffers = {p.name for p in parameters(launch.function) if is_buffer(p)}
     args = []
     for pos, a in enumerate(launch.args):
         if pos in positions:
@@ -94,7 +77,8 @@ def render_launcher(launch: Launch, kernel: c_ast.FuncDef) -> str:
     m = len(launch.loops)
     args += [f"passman_box[{j}]" for j in range(2 * m)]
     return package_template(__package__, "launcher.cu.j2").render(
-        name=launch.function.decl.name, kernel=launch.kernel, params=_device_params(launch),
+        name=launch.function.decl.name, kernel=launch.kernel,
+        params=[handle_declaration(p) for p in parameters(launch.function)],
         args=args, ndims=m,
         dims=[{"k": k, "axis": m - 1 - k, "lo": to_c(lo), "hi": to_c(hi)} for k, (_, lo, hi) in enumerate(launch.loops)],
     )

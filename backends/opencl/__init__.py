@@ -40,18 +40,13 @@ from passman.errors import InvalidInput, PassmanError
 from passman.fsutil import atomic_write_text
 from passman.printer import to_c
 
-from ..accel_omp import HEADER, Launch, host_plan, parse_launcher
+from ..accel_omp import Launch, host_plan, parameters, render_unit, unit_launches
 
 KERNELS = "kernels.cl"
 
 
 def _template(name: str) -> jinja2.Template:
     return package_template(__package__, name)
-
-
-def parameters(func: c_ast.FuncDef) -> list[c_ast.Decl]:
-    args = func.decl.type.args
-    return [p for p in (args.params if args else []) if isinstance(p, c_ast.Decl)]
 
 
 def index_positions(launch: Launch) -> dict[int, int]:
@@ -161,47 +156,17 @@ def split(ws: Any, host_launcher) -> tuple[dict[str, str], list[str], list[str],
     typedefs they need, the launches and the (flat) kernel functions by name (a clone of
     ``ws`` is changed, never ``ws``)."""
     clone = ws.clone()
-    launches: dict[str, Launch] = {}
-    for cu in clone.compilation_units:
-        if cu.is_stub:
-            continue
-        for node in cu.ast.ext:
-            if isinstance(node, c_ast.FuncDef) and cu.is_own(node):
-                launch = parse_launcher(node)
-                if launch is not None:
-                    launches[node.decl.name] = launch
-    _flatten(clone, sorted({launch.kernel for launch in launches.values()}))
-    kernel_texts = []
+    units = [cu for cu in clone.compilation_units if not cu.is_stub]
+    kernel_names = {launch.kernel for cu in units for _, launch in unit_launches(cu)}
+    _flatten(clone, sorted(kernel_names))
+    kernel_texts: list[str] = []
     parsed: list[Launch] = []
     hosts: dict[str, str] = {}
-    for cu in clone.compilation_units:
-        if cu.is_stub:
-            continue
-        ext = cu.ast.ext
-        saved = list(ext)
-        rendered: dict[str, str] = {}
-        try:
-            for k, node in enumerate(ext):
-                if not (isinstance(node, c_ast.FuncDef) and cu.is_own(node)):
-                    continue
-                launch = parse_launcher(node)
-                if launch is not None:
-                    kernel = clone[launch.kernel].ast
-                    kernel_texts.append(render_kernel(kernel, launch, clone.generated_labels))
-                    marker = f"passman_launcher_goes_here {len(rendered)}"
-                    rendered[f"#pragma {marker}\n"] = host_launcher(launch) + "\n"
-                    parsed.append(launch)
-                    ext[k] = c_ast.Pragma(marker, node.coord)
-            kernel_names = {launch.kernel for launch in launches.values()}
-            ext[:] = [n for n in ext if not (isinstance(n, c_ast.FuncDef) and n.decl.name in kernel_names)]
-            text = cu.code
-        finally:
-            ext[:] = saved
-        for marker, code in rendered.items():
-            text = text.replace(marker, code, 1)
-        if rendered and HEADER not in text:
-            text = HEADER + "\n" + text
-        hosts[cu.name] = text
+    for cu in units:
+        hosts[cu.name], launches = render_unit(cu, host_launcher, kernel_names)
+        for launch in launches:
+            kernel_texts.append(render_kernel(clone[launch.kernel].ast, launch, clone.generated_labels))
+        parsed += launches
     kernel_funcs = {launch.kernel: clone[launch.kernel].ast for launch in parsed}
     return hosts, kernel_texts, _typedefs(clone, list(kernel_funcs.values())), parsed, kernel_funcs
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pycparser import c_ast
 
-from passman.astutil import transform, walk
+from passman.astutil import copy_node, transform, walk
 
 
 def where(node: c_ast.Node) -> str:
@@ -233,6 +233,24 @@ def rename_declaration(decl: c_ast.Decl, name: str) -> None:
         t = getattr(t, "type", None)
     if t is not None:
         t.declname = name
+
+
+def pointer_declaration(decl: c_ast.Decl, name: str, init: c_ast.Node | None) -> c_ast.Decl:
+    """``T *name = init`` for a scalar ``T x`` or a pointer ``T *x``, ``T (*name)[m] = init`` for
+    an array ``T x[n][m]``.
+
+    A pointer to the elements ``decl`` holds or points to: it can hold the address of storage
+    laid out the same way (a copy on a device, one value per iteration). Qualifiers are dropped.
+    """
+    t = copy_node(decl.type)
+    element = t.type if isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)) else t
+    out = c_ast.Decl(name, [], [], [], [], c_ast.PtrDecl([], element), init, None)
+    rename_declaration(out, name)
+    inner = out.type
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.quals = []
+    return out
 
 
 def statement_lists(root: c_ast.Node) -> list[list[c_ast.Node]]:

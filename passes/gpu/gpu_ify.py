@@ -79,10 +79,10 @@ from passman.printer import to_c
 
 from ..cfacts.control import detach_pragmas
 from ..cfacts.folding import simplify
-from ..cfacts.names import file_scope, resolve_names, where
+from ..cfacts.names import file_scope, fresh_name, pointer_declaration, resolve_names, where
 from ..interproc.outline import outline
 from ..parallel.verdicts import loop_header
-from ..poly.c_expr import pw_aff_to_c
+from ..poly.c_expr import dim_bounds_to_c
 
 log = logging.getLogger("passman.gpu")
 
@@ -214,13 +214,8 @@ def _box_from_scop(module: Module, nest: Nest) -> list[tuple[c_ast.Node, c_ast.N
         union = dom if union is None else union.union(dom)
     if union is None or union.is_empty():
         return None
-    out = []
-    for k in range(m):
-        lo, hi = pw_aff_to_c(union.dim_min(k), names), pw_aff_to_c(union.dim_max(k), names)
-        if lo is None or hi is None:
-            return None
-        out.append((lo, hi))
-    return out
+    out = [dim_bounds_to_c(union, k, names) for k in range(m)]
+    return None if any(lo is None or hi is None for lo, hi in out) else out
 
 
 def _guard(nest: Nest) -> c_ast.Node | None:
@@ -329,24 +324,16 @@ def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c
     head: list[c_ast.Node] = []
     tail: list[c_ast.Node] = []
     for r in nest.reductions:
-        part = _fresh_name(f"{r.var}_part", taken)
-        k = _fresh_name(f"{r.var}_k", taken)
+        part = fresh_name(f"{r.var}_part", taken)
+        k = fresh_name(f"{r.var}_k", taken)
         own = copy_node(r.decl)
         own.storage, own.init = [], c_ast.Constant("int", _IDENTITY[r.op])
         head.append(own)
         tail.append(c_ast.Assignment("=", c_ast.ArrayRef(c_ast.ID(part), copy_node(offset)), c_ast.ID(r.var)))
-        ptr = copy_node(r.decl)
-        ptr.name, ptr.storage, ptr.quals = part, [], []
-        inner = ptr.type
-        while not isinstance(inner, c_ast.TypeDecl):
-            inner = inner.type
-        inner.declname, inner.quals = part, []
-        ptr.type = c_ast.PtrDecl([], ptr.type)
         size = c_ast.BinaryOp("*", c_ast.UnaryOp("sizeof", c_ast.ID(r.var)),
                               c_ast.TernaryOp(c_ast.BinaryOp(">", copy_node(count), c_ast.Constant("int", "0")),
                                               copy_node(count), c_ast.Constant("int", "1")))
-        ptr.init = c_ast.FuncCall(c_ast.ID("malloc"), c_ast.ExprList([size]))
-        before.append(ptr)
+        before.append(pointer_declaration(r.decl, part, c_ast.FuncCall(c_ast.ID("malloc"), c_ast.ExprList([size]))))
         kdecl = c_ast.Decl(k, [], [], [], [], c_ast.TypeDecl(k, [], None, c_ast.IdentifierType(["long"])),
                            c_ast.Constant("int", "0"), None)
         combine = c_ast.Assignment("=", c_ast.ID(r.var),
@@ -364,14 +351,6 @@ def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c
     if line not in module.cu.directives:
         module.cu.directives.append(line)
     return c_ast.Compound(head + items + tail, body.coord)
-
-
-def _fresh_name(base: str, taken: set) -> str:
-    name, k = base, 1
-    while name in taken:
-        name, k = f"{base}{k}", k + 1
-    taken.add(name)
-    return name
 
 
 def _own_privates(module: Module, body: c_ast.Node, names: set) -> c_ast.Node:

@@ -58,9 +58,9 @@ from passman import Module, PassFailed, transformation
 from passman.astutil import copy_node, walk
 
 from ..cfacts.folding import simplify
-from ..cfacts.names import where
+from ..cfacts.names import fresh_name, pointer_declaration, where
 from ..poly.c_expr import pw_aff_to_c
-from ..poly.regions import hull_is_exact
+from ..poly.regions import hull_is_exact, rectangular_hull
 
 HEADER = "passman_accel.h"
 _SIZE_T = c_ast.Typename(None, [], None, c_ast.ArrayDecl(
@@ -98,23 +98,10 @@ def _element(name: str, rank: int) -> c_ast.Node:
     return e
 
 
-def _device_decl(decl: c_ast.Decl, dev: str, size: c_ast.Node) -> c_ast.Decl:
-    """``double (*A_d)[m] = passman_accel_malloc(size)``: a pointer to A's rows."""
-    t = copy_node(decl.type)
-    ptr = c_ast.PtrDecl([], t.type if isinstance(t, c_ast.ArrayDecl) else t.type)
-    inner = ptr
-    while not isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    inner.declname = dev
-    inner.quals = []
-    return c_ast.Decl(dev, [], [], [], [], ptr, _call("passman_accel_malloc", [size]), None)
-
-
 def _box(region, extents: tuple[c_ast.Node, ...]) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
     """Offsets and counts of a region's rectangular hull (the whole extent where unbounded)."""
     offsets, counts = [], []
-    for k, ext in enumerate(extents):
-        lo, hi = _bounds(region, k)
+    for (lo, hi), ext in zip(rectangular_hull(region), extents, strict=True):
         lo = lo if lo is not None else _int(0)
         hi = hi if hi is not None else c_ast.BinaryOp("-", copy_node(ext), _int(1))
         span = simplify(c_ast.BinaryOp("+", c_ast.BinaryOp("-", copy_node(hi), copy_node(lo)), _int(1)))
@@ -127,28 +114,17 @@ def _box(region, extents: tuple[c_ast.Node, ...]) -> tuple[list[c_ast.Node], lis
     return offsets, counts
 
 
-def _bounds(region, k: int) -> tuple[c_ast.Node | None, c_ast.Node | None]:
-    """C expressions of the lowest and highest index of dimension ``k`` (None: unbounded)."""
-    out = []
-    for extremum in (region.set.dim_min, region.set.dim_max):
-        try:
-            out.append(pw_aff_to_c(extremum(k), region.names))
-        except isl.Error:  # unbounded: the whole extent
-            out.append(None)
-    return out[0], out[1]
-
-
-def _find(table, node: c_ast.Node, name: str, mode: str, rank: int):
-    """The region of the elements of array ``name`` (not of the pointer variable itself)."""
-    return next((r for r in table.of(node) if r.var == name and r.mode == mode and r.rank == rank), None)
+def _union(a: isl.Set, b: isl.Set) -> isl.Set:
+    """``a ∪ b`` over the parameters of both (regions name only the variables they involve)."""
+    b = b.align_params(a.get_space())
+    return a.align_params(b.get_space()).union(b)
 
 
 def _reach(name: str, regions: list) -> c_ast.Node | None:
     """``1 + the highest first index the regions touch``, or None (unbounded, or below 0)."""
     touched = regions[0].set
     for r in regions[1:]:
-        other = r.set.align_params(touched.get_space())
-        touched = touched.align_params(other.get_space()).union(other)
+        touched = _union(touched, r.set)
     try:
         low, high = touched.dim_min(0), touched.dim_max(0)
     except isl.Error:
@@ -186,7 +162,7 @@ def _transfers(module: Module, call: c_ast.FuncCall, tables, facts) -> tuple[lis
             args.append(arg)
             continue
         name = decl.name
-        read, write = _find(rw, call, name, "R", shape.rank), _find(rw, call, name, "W", shape.rank)
+        read, write = rw.find(call, name, "R", shape.rank), rw.find(call, name, "W", shape.rank)
         if read is None and write is None:
             args.append(arg)
             continue
@@ -196,26 +172,18 @@ def _transfers(module: Module, call: c_ast.FuncCall, tables, facts) -> tuple[lis
         if any(e is None for e in extents):
             raise PassFailed(f"{where(call)}: the size of {name} is unknown (declare it with its extents)")
         shape = replace(shape, extents=tuple(extents))
-        imported, exported = _find(ins, call, name, "IN", shape.rank), _find(outs, call, name, "OUT", shape.rank)
-        dev = f"{name}_d"
-        k = 1
-        while dev in taken:
-            dev, k = f"{name}_d{k}", k + 1
-        taken.add(dev)
+        imported, exported = ins.find(call, name, "IN", shape.rank), outs.find(call, name, "OUT", shape.rank)
+        dev = fresh_name(f"{name}_d", taken)
         rank = shape.rank
         elem = c_ast.UnaryOp("sizeof", _element(name, rank))
         size: c_ast.Node = copy_node(elem)
         for e in shape.extents:
             size = c_ast.BinaryOp("*", size, copy_node(e))
-        before.append(_device_decl(decl, dev, size))
+        before.append(pointer_declaration(decl, dev, _call("passman_accel_malloc", [size])))
         dims = _list([copy_node(e) for e in shape.extents])
         copy_in = imported
         if exported is not None and not _certainly_written(write, exported):
-            if copy_in is None:
-                copy_in = exported
-            else:
-                other = exported.set.align_params(copy_in.set.get_space())
-                copy_in = replace(copy_in, set=copy_in.set.align_params(other.get_space()).union(other))
+            copy_in = exported if copy_in is None else replace(copy_in, set=_union(copy_in.set, exported.set))
         for region, fn, src, dst, where_to in (
             (copy_in, "passman_accel_copy_to", name, dev, before),
             (exported, "passman_accel_copy_from", dev, name, after),

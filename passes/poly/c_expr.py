@@ -109,6 +109,18 @@ def pw_aff_to_c(pa: isl.PwAff, names: Mapping[str, str]) -> c_ast.Node | None:
     return expr
 
 
+def dim_bounds_to_c(s: isl.Set, k: int, names: Mapping[str, str]) -> tuple[c_ast.Node | None, c_ast.Node | None]:
+    """C expressions of the lowest and highest value of dimension ``k`` of ``s`` over its
+    parameters; None on a side where it is unbounded (isl then refuses the optimum)."""
+    out = []
+    for extremum in (s.dim_min, s.dim_max):
+        try:
+            out.append(pw_aff_to_c(extremum(k), names))
+        except isl.Error:  # "unbounded optimum"
+            out.append(None)
+    return out[0], out[1]
+
+
 def _simple(e: c_ast.Node) -> c_ast.Node:
     try:
         return simplify(e)

@@ -90,10 +90,14 @@ class Regions:
         """The regions of the whole body."""
         return self.of(self.body)
 
-    def find(self, node: c_ast.Node, var: str, mode: str | None = None) -> Region | None:
-        """The region of ``var`` (C name) at a statement, for one mode (``R``, ``W`` ...)."""
+    def find(self, node: c_ast.Node, var: str, mode: str | None = None, rank: int | None = None) -> Region | None:
+        """The region of ``var`` (C name) at a statement, for one mode (``R``, ``W`` ...).
+
+        ``rank`` picks the elements of an array over a pointer variable's own value
+        (``p[PHI1]`` rather than ``p#ptr[]``, both named ``p``).
+        """
         for r in self.of(node):
-            if r.var == var and (mode is None or r.mode == mode):
+            if r.var == var and (mode is None or r.mode == mode) and (rank is None or r.rank == rank):
                 return r
         return None
 

@@ -55,7 +55,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-import islpy as isl
 from pycparser import c_ast
 
 from passman import Module, analysis
@@ -91,13 +90,9 @@ def rectangular_hull(region: Region) -> list[tuple[c_ast.Node | None, c_ast.Node
     contains the region; it equals it only for a box (then transfers of the
     hull are exact).
     """
-    out = []
-    s = region.set
-    for k in range(region.rank):
-        lo = _bound_expr(s.dim_min(k), region.names)
-        hi = _bound_expr(s.dim_max(k), region.names)
-        out.append((lo, hi))
-    return out
+    from .c_expr import dim_bounds_to_c
+
+    return [dim_bounds_to_c(region.set, k, region.names) for k in range(region.rank)]
 
 
 def hull_is_exact(region: Region) -> bool:
@@ -110,12 +105,6 @@ def hull_is_exact(region: Region) -> bool:
         proj = s.project_out(_DT.set, k + 1, region.rank - k - 1).project_out(_DT.set, 0, k)
         box = proj if box is None else box.flat_product(proj)
     return box.set_tuple_name(s.get_tuple_name()).is_equal(s)
-
-
-def _bound_expr(pa: isl.PwAff, names: Mapping[str, str]) -> c_ast.Node | None:
-    from .c_expr import pw_aff_to_c
-
-    return pw_aff_to_c(pa, names)
 
 
 # --------------------------------------------------------------------- resources
