@@ -226,3 +226,53 @@ def test_a_scalar_reduction_gets_one_partial_per_work_item():
     assert "s_part[i - 1] = s;" in text
     assert "for (long s_k = 0; s_k < n - 1; s_k++)" in text and "free(s_part);" in text
     assert "#include <stdlib.h>" in text
+
+
+REDUCTIONS = r"""
+#include <stdio.h>
+#define N 1000
+double A[N];
+int B[N];
+
+int main(void)
+{
+    for (int i = 0; i < N; i++) {
+        A[i] = (double) ((i * 7919) % 1009) - 500.0;
+        B[i] = (i * 31) % 257 + 1;
+    }
+    double hi = -1e30, lo = 1e30, lo2 = 3.0;
+    int any = 0, all = 1, bits = 0, mask = -1, x = 0;
+    for (int i = 0; i < N; i++) {
+        hi = hi < A[i] ? A[i] : hi;          /* max */
+        if (A[i] < lo) lo = A[i];            /* min */
+        lo2 = fmin(lo2, A[i] + 2.0);         /* min through fmin */
+        any = any || B[i] > 250;
+        all = all && B[i] > 0;
+        bits |= B[i];
+        mask &= B[i] | 1;
+        x ^= B[i];
+    }
+    printf("%g %g %g %d %d %d %d %d\n", hi, lo, lo2, any, all, bits, mask, x);
+    return 0;
+}
+"""
+
+
+def test_min_max_and_bitwise_reductions_on_the_device(tmp_path):
+    code = REDUCTIONS.replace("#include <stdio.h>", "#include <stdio.h>\n#include <math.h>")
+    ref = Workspace.from_code(code, "m.c")
+    ref.build("c", tmp_path / "ref")
+    expected = ref.run()
+    ws = Workspace.from_code(code, "m.c")
+    ws.apply("gpu_ify", ws["main"], max_dims=1)
+    text = ws.compilation_units[0].code
+    assert text.count("p4a_launcher_") >= 4, text  # both loops are kernels (the init loop too)
+    assert "double hi_start = hi;" in text and "hi = hi_part[hi_k] > hi ? hi_part[hi_k] : hi;" in text
+    assert "x = x ^ x_part[x_k];" in text
+    ws.build("c", tmp_path / "gpu")
+    assert ws.run().stdout == expected.stdout
+    ws.apply("kernel_load_store", ws["main"])
+    ws.build("c", tmp_path / "accel")
+    for shuffle in ("0", "1"):
+        got = ws.run(env={"PASSMAN_ACCEL_SHUFFLE": shuffle, "PASSMAN_ACCEL_CHECK": "1"})
+        assert got.stdout == expected.stdout, got.stderr[-2000:]

@@ -41,10 +41,10 @@ a launch of ``K`` over the box, the innermost loop on dimension 0.
 What is mapped: the outermost loop that the parallel verdict
 (:mod:`..parallel.verdicts`) declares parallel with no lastprivate
 variable, and up to ``max_dims - 1`` loops perfectly nested in it that are
-parallel too; deeper loops stay inside the kernel. A loop with scalar ``+``
-or ``*`` reductions on local variables is mapped alone: each work-item
-keeps a partial value, the host combines them after the launch
-(:func:`_partials`). The box is
+parallel too; deeper loops stay inside the kernel. A loop with scalar
+reductions (``+ * ^ & | && ||``, min, max) on local variables is mapped
+alone: each work-item keeps a partial value, the host combines them after
+the launch (:func:`_partials`). The box is
 the rectangular hull of the points where some statement of the body runs
 (isl, from the static control part), as C expressions of the variables
 live at the nest; a mapped loop whose bounds depend on another mapped index
@@ -54,7 +54,7 @@ mapped loops must have bounds free of the other mapped indices.
 A nest stays on the host, with the reason (logged; a PassFailed when the
 ``label`` named it): a call to a function with no device version (anything
 but the math library: inline program functions first), a call through a
-function pointer, another reduction (an array, min, max), a variable live
+function pointer, a reduction on an array or a non-local variable, a variable live
 after the nest that the nest writes, a structure member access, a mapped loop of step other than 1 or
 -1 (normalize it first), or a box that cannot be written in C.
 
@@ -79,7 +79,14 @@ from passman.printer import to_c
 
 from ..cfacts.control import detach_pragmas
 from ..cfacts.folding import simplify
-from ..cfacts.names import file_scope, fresh_name, pointer_declaration, resolve_names, where
+from ..cfacts.names import (
+    file_scope,
+    fresh_name,
+    pointer_declaration,
+    rename_declaration,
+    resolve_names,
+    where,
+)
 from ..interproc.outline import outline
 from ..parallel.verdicts import loop_header
 from ..poly.c_expr import dim_bounds_to_c
@@ -120,7 +127,7 @@ def _host_reason(module: Module, verdict, site) -> str | None:
     for r in verdict.reductions:
         if r.kind != "scalar" or r.pointee or r.decl is None or r.op not in _IDENTITY:
             return (f"it needs the reduction {r.text} (on the device: only {', '.join(_IDENTITY)} on a "
-                    "local scalar)")
+                    "local scalar; an array stays on the host)")
     if verdict.lastprivate:
         return f"{', '.join(verdict.lastprivate)} written by the nest is used after it"
     for n in walk(site.node.stmt):
@@ -291,8 +298,18 @@ def _map(module: Module, nest: Nest, box, prefix: str) -> str:
     return kernel
 
 
-#: identity of the reductions a kernel can make (a partial value per work-item)
-_IDENTITY = {"+": "0", "*": "1"}
+#: the reductions a kernel can make (a partial value per work-item), by the value each
+#: partial starts from: the operator's identity, or (None) the host's value before the nest,
+#: which is neutral for an idempotent operator (``max(s, s) == s``)
+_IDENTITY = {"+": "0", "*": "1", "^": "0", "&": None, "|": None, "&&": None, "||": None,
+             "min": None, "max": None}
+
+
+def _combine(op: str, a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
+    """``a op b`` in C (``min``, ``max``: a conditional expression)."""
+    if op in ("min", "max"):
+        return c_ast.TernaryOp(c_ast.BinaryOp("<" if op == "min" else ">", b, a), copy_node(b), copy_node(a))
+    return c_ast.BinaryOp(op, a, b)
 
 
 def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c_ast.Node:
@@ -327,7 +344,14 @@ def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c
         part = fresh_name(f"{r.var}_part", taken)
         k = fresh_name(f"{r.var}_k", taken)
         own = copy_node(r.decl)
-        own.storage, own.init = [], c_ast.Constant("int", _IDENTITY[r.op])
+        own.storage, own.init = [], c_ast.Constant("int", _IDENTITY[r.op] or "0")
+        if _IDENTITY[r.op] is None:  # starts from the host's value, read before the launch
+            start = fresh_name(f"{r.var}_start", taken)
+            first = copy_node(r.decl)
+            first.storage, first.init = [], c_ast.ID(r.var)
+            rename_declaration(first, start)
+            before.append(first)
+            own.init = c_ast.ID(start)
         head.append(own)
         tail.append(c_ast.Assignment("=", c_ast.ArrayRef(c_ast.ID(part), copy_node(offset)), c_ast.ID(r.var)))
         size = c_ast.BinaryOp("*", c_ast.UnaryOp("sizeof", c_ast.ID(r.var)),
@@ -337,7 +361,7 @@ def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c
         kdecl = c_ast.Decl(k, [], [], [], [], c_ast.TypeDecl(k, [], None, c_ast.IdentifierType(["long"])),
                            c_ast.Constant("int", "0"), None)
         combine = c_ast.Assignment("=", c_ast.ID(r.var),
-                                   c_ast.BinaryOp(r.op, c_ast.ID(r.var), c_ast.ArrayRef(c_ast.ID(part), c_ast.ID(k))))
+                                   _combine(r.op, c_ast.ID(r.var), c_ast.ArrayRef(c_ast.ID(part), c_ast.ID(k))))
         after.append(c_ast.For(c_ast.DeclList([kdecl]), c_ast.BinaryOp("<", c_ast.ID(k), copy_node(count)),
                                c_ast.UnaryOp("p++", c_ast.ID(k)), combine))
         after.append(c_ast.FuncCall(c_ast.ID("free"), c_ast.ExprList([c_ast.ID(part)])))

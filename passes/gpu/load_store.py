@@ -63,6 +63,7 @@ from ..poly.c_expr import pw_aff_to_c
 from ..poly.regions import hull_is_exact, rectangular_hull
 
 HEADER = "passman_accel.h"
+_DT = isl.dim_type
 _SIZE_T = c_ast.Typename(None, [], None, c_ast.ArrayDecl(
     c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["size_t"])), None, []))
 
@@ -98,10 +99,23 @@ def _element(name: str, rank: int) -> c_ast.Node:
     return e
 
 
+def _from_zero(region):
+    """The region without its negative indices.
+
+    A region over-approximates: ``g[i][j - 1]`` with ``j >= 1 + (i + c) % 2`` reaches ``j - 1 ==
+    -1`` for a negative ``c`` the program never passes. An index below 0 is outside the array
+    (undefined behaviour in C), and a box starting there would be copied from outside it.
+    """
+    s = region.set
+    for k in range(region.rank):
+        s = s.add_constraint(isl.Constraint.inequality_alloc(isl.LocalSpace.from_space(s.get_space())).set_coefficient_val(_DT.set, k, 1))
+    return replace(region, set=s)
+
+
 def _box(region, extents: tuple[c_ast.Node, ...]) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
     """Offsets and counts of a region's rectangular hull (the whole extent where unbounded)."""
     offsets, counts = [], []
-    for (lo, hi), ext in zip(rectangular_hull(region), extents, strict=True):
+    for (lo, hi), ext in zip(rectangular_hull(_from_zero(region)), extents, strict=True):
         lo = lo if lo is not None else _int(0)
         hi = hi if hi is not None else c_ast.BinaryOp("-", copy_node(ext), _int(1))
         span = simplify(c_ast.BinaryOp("+", c_ast.BinaryOp("-", copy_node(hi), copy_node(lo)), _int(1)))
