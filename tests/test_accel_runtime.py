@@ -26,7 +26,7 @@ NVCC_FLAGS = ["-O2", "-arch=sm_90", "-Werror", "all-warnings", "-Xcompiler", "-W
               f"-I{RUNTIME}", f"-I{PROGRAMS}"]
 STATS = re.compile(
     r"passman-accel: (\d+) copies to device \((\d+) bytes\), (\d+) copies from device "
-    r"\((\d+) bytes\), (\d+) kernel launches, \d+\.\d{6} s in kernels"
+    r"\((\d+) bytes\), (\d+) kernel launches, \d+\.\d{6} s in kernels, \d+\.\d{6} s in copies"
 )
 
 
