@@ -16,7 +16,7 @@ import pytest
 from conftest import corpus_programs, program_id
 from passman.recipes.accel import accelerate
 
-from passman import PassFailed, Workspace
+from passman import InvalidInput, PassFailed, Workspace
 
 
 def _accelerate(ws: Workspace) -> int:
@@ -137,3 +137,61 @@ def test_launch_without_gpu_ify_is_refused():
     ws = Workspace.from_code("void f(int n, double a[n]) { for (int i = 0; i < n; i++) a[i] = 0; }", "t.c")
     with pytest.raises(PassFailed, match="run gpu_ify first"):
         ws.apply("kernel_load_store", ws["f"])
+
+
+ISOLATE = r"""
+#include <stdio.h>
+#define N 500
+double A[N], B[N];
+int main(void)
+{
+    for (int i = 0; i < N; i++) {
+        A[i] = (i * 37) % 101;
+        B[i] = -1.0;
+    }
+smooth:
+    for (int i = 10; i < N - 10; i++)
+        B[i] = A[i - 1] + 2.0 * A[i] + A[i + 1];
+    double s = 0;
+    for (int i = 0; i < N; i++)
+        s += B[i] * (i % 3 + 1);
+    printf("%.17g\n", s);
+    return 0;
+}
+"""
+
+
+def test_isolate_statement_copies_exactly_its_regions(tmp_path):
+    reference = Workspace.from_code(ISOLATE, "t.c")
+    reference.build("c", tmp_path / "ref")
+    ws = Workspace.from_code(ISOLATE, "t.c")
+    ws.apply("isolate_statement", ws["main"], label="smooth")
+    text = ws.compilation_units[0].code
+    assert "B_d[i] = A_d[i - 1] + 2.0 * A_d[i] + A_d[i + 1];" in text
+    # A[9 .. 490] in, B[10 .. 489] out; B is written whole there: not copied in
+    assert "passman_accel_copy_to(A_d, A, sizeof(A[0]), 1, (size_t []){500}, (size_t []){9}, (size_t []){482});" in text
+    assert "passman_accel_copy_from(B, B_d, sizeof(B[0]), 1, (size_t []){500}, (size_t []){10}, (size_t []){480});" in text
+    assert _calls(text, "copy_to") == ["A_d"]
+    ws.build("c", tmp_path / "iso")
+    expected = reference.run().stdout
+    for shuffle in ("0", "1"):
+        got = ws.run(env={"PASSMAN_ACCEL_STATS": "1", "PASSMAN_ACCEL_CHECK": "1", "PASSMAN_ACCEL_SHUFFLE": shuffle})
+        assert got.stdout == expected, got.stderr[-1000:]
+        assert _stats(got.stderr) == (1, 482 * 8, 1, 480 * 8)
+
+
+def test_isolate_statement_refuses_a_statement_that_moves_a_pointer():
+    code = """
+    void f(int n, double a[n], double *p)
+    {
+    s1: for (int i = 0; i < n; i++)
+            *p++ = a[i];
+    }
+    """
+    ws = Workspace.from_code(code, "t.c")
+    before = ws.compilation_units[0].code
+    with pytest.raises(PassFailed, match=r"changes the pointer p itself|size of p is unknown"):
+        ws.apply("isolate_statement", ws["f"], label="s1")
+    assert ws.compilation_units[0].code == before
+    with pytest.raises(InvalidInput, match="no statement labelled 'nowhere'"):
+        ws.apply("isolate_statement", ws["f"], label="nowhere")

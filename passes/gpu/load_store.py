@@ -54,8 +54,8 @@ from dataclasses import replace
 import islpy as isl
 from pycparser import c_ast
 
-from passman import Module, PassFailed, transformation
-from passman.astutil import copy_node, walk
+from passman import InvalidInput, Module, PassFailed, transformation
+from passman.astutil import copy_node, replace_child, walk
 
 from ..cfacts.folding import simplify
 from ..cfacts.names import fresh_name, pointer_declaration, where
@@ -157,36 +157,79 @@ def _certainly_written(write, out) -> bool:
     return out.set.is_subset(write.must)
 
 
-def _transfers(module: Module, call: c_ast.FuncCall, tables, facts) -> tuple[list, list, list]:
-    """(declarations and copies in, copies out and frees, new arguments) of one launch."""
+def _is_buffer(decl) -> bool:
+    """Whether ``decl`` declares a device buffer (``T *x = passman_accel_malloc(...)``)."""
+    init = getattr(decl, "init", None)
+    return (isinstance(init, c_ast.FuncCall) and isinstance(init.name, c_ast.ID)
+            and init.name.name == "passman_accel_malloc")
+
+
+def _arrays(stmt: c_ast.Node, facts) -> list:
+    """The arrays declared outside ``stmt`` that it names, in order of first use.
+
+    A launcher call's arguments must be plain variables (``&A[1][0]`` is refused): the
+    launcher's regions are those of its formals, bound to whole arrays.
+    """
+    inside = {id(n) for n in walk(stmt)}
+    out: list = []
+    for n in walk(stmt):
+        if not isinstance(n, c_ast.ID):
+            continue
+        decl = facts.names.decl_of(n)
+        if decl is None or id(decl) in inside or facts.shape(decl) is None or _is_buffer(decl):
+            continue
+        if all(decl is not d for d in out):
+            out.append(decl)
+    return out
+
+
+def _rename(stmt: c_ast.Node, facts, renames: dict[int, str]) -> None:
+    """Make every use of a renamed declaration in ``stmt`` name the new variable."""
+    for n in walk(stmt):
+        if isinstance(n, c_ast.ID):
+            new = renames.get(id(facts.names.decl_of(n)))
+            if new is not None:
+                n.name = new
+
+
+def _reassigned(stmt: c_ast.Node, decl, facts) -> c_ast.Node | None:
+    """A node of ``stmt`` that changes the pointer ``decl`` itself or takes its address."""
+    for n in walk(stmt):
+        target = None
+        if isinstance(n, c_ast.Assignment):
+            target = n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&"):
+            target = n.expr
+        if isinstance(target, c_ast.ID) and facts.names.decl_of(target) is decl:
+            return n
+    return None
+
+
+def _transfers(module: Module, stmt: c_ast.Node, tables, facts, what: str) -> tuple[list, list, dict]:
+    """(declarations and copies in, copies out and frees, renamings) of one isolated statement."""
     ins, outs, rw = tables
     before: list[c_ast.Node] = []
     after: list[c_ast.Node] = []
     frees: list[c_ast.Node] = []
-    args = []
+    renames: dict[int, str] = {}
     taken = {getattr(d, "name", None) for d in facts.names.decls}
-    for arg in call.args.exprs:
-        decl = facts.names.decl_of(arg) if isinstance(arg, c_ast.ID) else None
-        shape = facts.shape(decl) if decl is not None else None
-        if shape is None:
-            if any(isinstance(n, c_ast.ID) and facts.shape(facts.names.decl_of(n)) is not None
-                   for n in walk(arg)):
-                raise PassFailed(f"{where(call)}: cannot compute the transfers of {call.name.name}: "
-                                 "an array argument is not a plain variable")
-            args.append(arg)
-            continue
+    for decl in _arrays(stmt, facts):
+        shape = facts.shape(decl)
         name = decl.name
-        read, write = rw.find(call, name, "R", shape.rank), rw.find(call, name, "W", shape.rank)
+        read, write = rw.find(stmt, name, "R", shape.rank), rw.find(stmt, name, "W", shape.rank)
         if read is None and write is None:
-            args.append(arg)
             continue
+        changed = _reassigned(stmt, decl, facts)
+        if changed is not None:
+            raise PassFailed(f"{where(changed)}: cannot isolate {what}: it changes the pointer {name} itself")
         extents = list(shape.extents)
-        if extents and extents[0] is None:  # a pointer or ``x[]``: as far as the launch reaches
+        if extents and extents[0] is None:  # a pointer or ``x[]``: as far as the statement reaches
             extents[0] = _reach(name, [r for r in (read, write) if r is not None])
         if any(e is None for e in extents):
-            raise PassFailed(f"{where(call)}: the size of {name} is unknown (declare it with its extents)")
+            raise PassFailed(f"{where(stmt)}: cannot isolate {what}: the size of {name} is unknown "
+                             "(declare it with its extents)")
         shape = replace(shape, extents=tuple(extents))
-        imported, exported = ins.find(call, name, "IN", shape.rank), outs.find(call, name, "OUT", shape.rank)
+        imported, exported = ins.find(stmt, name, "IN", shape.rank), outs.find(stmt, name, "OUT", shape.rank)
         dev = fresh_name(f"{name}_d", taken)
         rank = shape.rank
         elem = c_ast.UnaryOp("sizeof", _element(name, rank))
@@ -207,14 +250,37 @@ def _transfers(module: Module, call: c_ast.FuncCall, tables, facts) -> tuple[lis
             try:
                 offsets, counts = _box(region, shape.extents)
             except (TypeError, ValueError) as err:
-                raise PassFailed(f"{where(call)}: the region of {name} has no hull in C ({err})") from None
+                raise PassFailed(f"{where(stmt)}: cannot isolate {what}: the region of {name} has no hull "
+                                 f"in C ({err})") from None
             where_to.append(_call(fn, [
                 c_ast.ID(dst), c_ast.ID(src), copy_node(elem), _int(rank), copy_node(dims),
                 _list(offsets), _list(counts),
             ]))
         frees.append(_call("passman_accel_free", [c_ast.ID(dev)]))
-        args.append(c_ast.ID(dev))
-    return before, after + frees, args
+        renames[id(decl)] = dev
+    return before, after + frees, renames
+
+
+def _isolate(module: Module, plans) -> None:
+    """Apply planned transfers: each statement, renamed, in a block between its copies."""
+    facts = module.resource("poly_facts")
+    for parent, stmt, (before, after, renames) in plans:
+        _rename(stmt, facts, renames)
+        block = c_ast.Compound(before + [stmt] + after, stmt.coord)
+        if isinstance(parent, c_ast.Compound):
+            k = next(j for j, x in enumerate(parent.block_items) if x is stmt)
+            parent.block_items[k] = block
+        else:
+            replace_child(parent, stmt, block)
+    cu = module.cu
+    line = f"#include <{HEADER}>"
+    if line not in cu.directives:
+        cu.directives.append(line)
+    module.ws.enable_broker("accel")
+
+
+def _tables(module: Module) -> tuple:
+    return module.resource("in_regions"), module.resource("out_regions"), module.resource("regions")
 
 
 @transformation(scope="module", reads=["in_regions", "out_regions", "poly_facts", "regions"])
@@ -230,15 +296,65 @@ def kernel_load_store(module: Module) -> None:
                 sites.append((block, stmt))
     if not sites:
         raise PassFailed(f"kernel_load_store: {module.name} calls no kernel launcher (run gpu_ify first)")
-    tables = (module.resource("in_regions"), module.resource("out_regions"), module.resource("regions"))
-    facts = module.resource("poly_facts")
-    plans = [(block, stmt, _transfers(module, stmt, tables, facts)) for block, stmt in sites]
-    for block, stmt, (before, after, args) in plans:
-        stmt.args.exprs = args
-        k = next(j for j, x in enumerate(block.block_items) if x is stmt)
-        block.block_items[k] = c_ast.Compound(before + [stmt] + after, stmt.coord)
-    cu = module.cu
-    line = f"#include <{HEADER}>"
-    if line not in cu.directives:
-        cu.directives.append(line)
-    module.ws.enable_broker("accel")
+    tables, facts = _tables(module), module.resource("poly_facts")
+    plans = []
+    for block, call in sites:
+        for arg in call.args.exprs if call.args else []:
+            if not isinstance(arg, c_ast.ID) and any(
+                    isinstance(n, c_ast.ID) and facts.shape(facts.names.decl_of(n)) is not None for n in walk(arg)):
+                raise PassFailed(f"{where(call)}: cannot compute the transfers of {call.name.name}: "
+                                 "an array argument is not a plain variable")
+        plans.append((block, call, _transfers(module, call, tables, facts, f"the launch {call.name.name}")))
+    _isolate(module, plans)
+
+
+@transformation(scope="module", reads=["in_regions", "out_regions", "poly_facts", "regions"])
+def isolate_statement(module: Module, label: str = "") -> None:
+    """Give the statement ``label`` its own (device) copies of the arrays it uses.
+
+    Before (``module.apply("isolate_statement", label="l1")``)::
+
+        l1: for (i = 0; i < n - 1; i++)
+            B[i] = A[i] + A[i + 1];
+
+    After::
+
+        {
+            double *B_d = passman_accel_malloc(sizeof(B[0]) * n);
+            double *A_d = passman_accel_malloc(sizeof(A[0]) * n);
+            passman_accel_copy_to(A_d, A, sizeof(A[0]), 1, (size_t []){n}, (size_t []){0}, (size_t []){n});
+            l1: for (i = 0; i < n - 1; i++)
+                B_d[i] = A_d[i] + A_d[i + 1];
+            passman_accel_copy_from(B, B_d, sizeof(B[0]), 1, (size_t []){n}, (size_t []){0}, (size_t []){n - 1});
+            passman_accel_free(B_d);
+            passman_accel_free(A_d);
+        }
+
+    The copies are those of :func:`kernel_load_store` (the hulls of the statement's IN and OUT
+    regions), which applies this to each launch. The isolated statement uses only its
+    copies, so it can run where they live: as it is on the runtime's CPU emulation (the
+    ``accel`` backend), or on a device once outlined into a kernel. Scalars stay shared.
+
+    Refused (PassFailed, code unchanged): an array of unknown size, a region with no hull in
+    C, a statement that changes an array pointer itself (``p = q``, ``p++``, ``&p``).
+
+    Properties:
+
+    - label: label of the statement (a loop label, generated or user)
+    """
+    if not label:
+        raise InvalidInput(f"error: isolate_statement: no label given (label=...) for function {module.name}")
+    found = [(parent, n) for parent in walk(module.ast.body) for n in _children(parent)
+             if isinstance(n, c_ast.Label) and n.name == label]
+    if not found:
+        raise InvalidInput(f"error: no statement labelled '{label}' in function {module.name}")
+    parent, stmt = found[0]
+    tables, facts = _tables(module), module.resource("poly_facts")
+    before, after, renames = _transfers(module, stmt, tables, facts, f"statement {label} of {module.name}")
+    if not renames:
+        raise PassFailed(f"{where(stmt)}: statement {label} of {module.name} uses no array: nothing to isolate")
+    _isolate(module, [(parent, stmt, (before, after, renames))])
+
+
+def _children(node: c_ast.Node) -> list[c_ast.Node]:
+    return [c for _, c in node.children()]
