@@ -13,28 +13,60 @@ no GPU exists.
 Options (``--set NAME=VALUE``):
 
 * ``max_dims`` (default 3): the most loops of a nest mapped onto device dimensions;
+* ``transfers`` (default ``optimized``): arrays stay on the device across launches,
+  loops and calls (``kernel_data_mapping``); ``naive`` copies around each launch;
+* ``host``: functions kept on the host (comma-separated names);
 * ``verbose`` says why each function's nests stayed on the host.
 """
 
 from __future__ import annotations
 
-from passman import PassFailed
+from passman import InvalidInput, PassFailed
 
 #: ``--build`` and ``--run`` use the emulation backend
 BACKEND = "accel"
 
 
-def accelerate(ws, max_dims: int = 3, verbose: bool = False) -> int:
-    """gpu_ify then kernel_load_store on every function; the number of functions with kernels.
+def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized",
+               host: str = "") -> int:
+    """Kernels and their transfers on every function; the number of functions with kernels.
 
-    The two go together: when the transfers of a function's launches cannot be computed
-    (an array whose size the regions do not bound), the function goes back to what it was
-    and its nests stay on the host.
+    ``transfers="optimized"``: gpu_ify on each function, then ``kernel_data_mapping`` on the
+    program (arrays stay on the device across launches, loops and calls). When the program
+    cannot be mapped that way (the pass says why with ``verbose``), or with
+    ``transfers="naive"``: gpu_ify then kernel_load_store on each function, together: when the
+    transfers of a function's launches cannot be computed (an array whose size the regions do
+    not bound), the function goes back to what it was and its nests stay on the host.
+    ``host``: comma-separated names of functions kept on the host (PolyBench's init functions,
+    as in Amini's measurements).
     """
+    if transfers not in ("optimized", "naive"):
+        raise InvalidInput(f"error: transfers must be 'optimized' or 'naive', not '{transfers}'")
+    kept = {h.strip() for h in host.split(",") if h.strip()}
+    names = [m.name for m in ws.all_functions if not m.name.startswith("p4a_") and m.name not in kept]
+    if transfers == "optimized":
+        start = ws.checkpoint()
+        done = 0
+        for name in names:
+            before = ws.checkpoint()
+            try:
+                ws.apply("gpu_ify", ws[name], max_dims=max_dims)
+                done += 1
+            except PassFailed as why:
+                if verbose:
+                    print(f"{name}: {why}")
+                ws.restore(before)
+        if not done:
+            return 0
+        try:
+            ws.apply("kernel_data_mapping")
+            return done
+        except PassFailed as why:
+            if verbose:
+                print(f"kernel_data_mapping: {why} (each launch copies its arrays)")
+            ws.restore(start)
     done = 0
-    for name in [m.name for m in ws.all_functions]:
-        if name.startswith("p4a_"):
-            continue
+    for name in names:
         before = ws.checkpoint()
         try:
             ws.apply("gpu_ify", ws[name], max_dims=max_dims)
@@ -48,6 +80,6 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False) -> int:
     return done
 
 
-def main(ws, max_dims: int = 3, verbose: bool = False) -> None:
+def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "") -> None:
     """Map the parallel nests of every function to kernels, with their transfers."""
-    accelerate(ws, max_dims, verbose)
+    accelerate(ws, max_dims, verbose, transfers, host)

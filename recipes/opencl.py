@@ -7,7 +7,8 @@ The same mapping and transfers as the ``accel`` recipe (``gpu_ify``,
 ``kernel_load_store``); the ``opencl`` backend writes the kernels in OpenCL C
 and the launches through the runtime's OpenCL implementation.
 
-Options: ``max_dims`` (default 3), ``verbose``.
+Options: ``max_dims`` (default 3), ``transfers`` (``optimized`` or ``naive``), ``host``,
+``verbose`` (see the ``accel`` recipe).
 """
 
 from __future__ import annotations
@@ -18,6 +19,6 @@ from .accel import accelerate
 BACKEND = "opencl"
 
 
-def main(ws, max_dims: int = 3, verbose: bool = False) -> None:
+def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "") -> None:
     """Map the parallel nests of every function to kernels, with their transfers."""
-    accelerate(ws, max_dims, verbose)
+    accelerate(ws, max_dims, verbose, transfers, host)

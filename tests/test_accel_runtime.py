@@ -196,6 +196,13 @@ def test_stats_line_counts_copies_bytes_and_launches(target):
     assert run(target["kernels"], "stats").stderr == ""
 
 
+def test_mapped_host_arrays_keep_one_buffer_that_grows(target):
+    proc = run(target["kernels"], "mapped", PASSMAN_ACCEL_STATS="1", PASSMAN_ACCEL_CHECK="1")
+    assert ok(proc).strip() == "mapped bad=0"
+    # a in, then the growth's two copies through the host (a's buffer out and in), out back
+    assert STATS.fullmatch(proc.stderr.strip()).groups()[:3] == ("2", str(64 * 8 + 64 * 8), "2")
+
+
 def test_empty_copies_and_launches_do_nothing(target):
     proc = run(target["kernels"], "zero", PASSMAN_ACCEL_STATS="1")
     assert ok(proc).strip() == "zero ok"

@@ -42,6 +42,14 @@ void passman_accel_copy_to(void *dev, const void *host, size_t elem, int rank,
 void passman_accel_copy_from(void *host, const void *dev, size_t elem, int rank,
                              const size_t *dims, const size_t *offset, const size_t *count);
 
+/* Whole host arrays kept on the device across launches (kernel_data_mapping): the buffer
+   mapped to the host array at `host` (allocated on first use, `bytes` bytes; a larger size
+   later grows it, keeping its content); freed by passman_accel_release. The update calls copy
+   the first `bytes` bytes of the array to its buffer, or back. */
+void *passman_accel_resolve(const void *host, size_t bytes);
+void passman_accel_update_device(const void *host, size_t bytes);
+void passman_accel_update_host(void *host, size_t bytes);
+
 /* Seconds, monotonic (for timers). */
 double passman_accel_time(void);
 

@@ -211,11 +211,22 @@ static void passman_buffers_remove(size_t i)
     passman_buffers[i] = passman_buffers[--passman_nbuffers];
 }
 
+/* Host arrays mapped to device buffers (passman_accel_resolve), most recent last. */
+static struct passman_mapping {
+    const void *host;
+    void *dev;
+    size_t bytes;
+} *passman_mappings;
+static size_t passman_nmappings, passman_mappings_cap;
+
 static void passman_buffers_clear(void)
 {
     free(passman_buffers);
     passman_buffers = NULL;
     passman_nbuffers = passman_buffers_cap = 0;
+    free(passman_mappings); /* their buffers were in passman_buffers */
+    passman_mappings = NULL;
+    passman_nmappings = passman_mappings_cap = 0;
 }
 
 /* ---- box copies ----------------------------------------------------------------------- */
@@ -313,6 +324,74 @@ static void passman_count_copy(int to_device, size_t bytes)
         passman_stats.from_n++;
         passman_stats.from_bytes += bytes;
     }
+}
+
+/* ---- host arrays mapped to device buffers ------------------------------------------------ */
+
+/* Copies `bytes` bytes between a host array and its buffer (one rectangle: counted). */
+static void passman_mapped_copy(int to_device, void *dev, void *host, size_t bytes)
+{
+    size_t dims[1], offset[1] = {0}, count[1];
+    dims[0] = count[0] = bytes;
+    if (to_device)
+        passman_accel_copy_to(dev, host, 1, 1, dims, offset, count);
+    else
+        passman_accel_copy_from(host, dev, 1, 1, dims, offset, count);
+}
+
+void *passman_accel_resolve(const void *host, size_t bytes)
+{
+    size_t i;
+    struct passman_mapping *m;
+    if (host == NULL)
+        passman_fatal("passman_accel_resolve: a null host array");
+    for (i = 0; i < passman_nmappings; i++) {
+        m = &passman_mappings[i];
+        if (m->host != host)
+            continue;
+        if (bytes > m->bytes) {
+            /* A larger view of the same array: a larger buffer, the valid bytes moved through
+               the host array's own storage is not possible (it may be newer), so through a
+               temporary (two counted copies; rare: one array seen with two sizes). */
+            void *bigger = passman_accel_malloc(bytes);
+            void *tmp = malloc(m->bytes);
+            if (tmp == NULL)
+                passman_fatal("passman_accel_resolve: out of host memory (%zu bytes)", m->bytes);
+            passman_mapped_copy(0, m->dev, tmp, m->bytes);
+            passman_mapped_copy(1, bigger, tmp, m->bytes);
+            free(tmp);
+            passman_accel_free(m->dev);
+            m->dev = bigger;
+            m->bytes = bytes;
+        }
+        return m->dev;
+    }
+    if (passman_nmappings == passman_mappings_cap) {
+        size_t cap = passman_mappings_cap ? 2 * passman_mappings_cap : 16;
+        struct passman_mapping *more = (struct passman_mapping *)
+            realloc(passman_mappings, cap * sizeof *more);
+        if (more == NULL)
+            passman_fatal("passman_accel_resolve: out of host memory");
+        passman_mappings = more;
+        passman_mappings_cap = cap;
+    }
+    m = &passman_mappings[passman_nmappings++];
+    m->host = host;
+    m->bytes = bytes;
+    m->dev = passman_accel_malloc(bytes > 0 ? bytes : 1);
+    return m->dev;
+}
+
+void passman_accel_update_device(const void *host, size_t bytes)
+{
+    if (bytes > 0)
+        passman_mapped_copy(1, passman_accel_resolve(host, bytes), (void *) host, bytes);
+}
+
+void passman_accel_update_host(void *host, size_t bytes)
+{
+    if (bytes > 0)
+        passman_mapped_copy(0, passman_accel_resolve(host, bytes), host, bytes);
 }
 
 #endif /* PASSMAN_ACCEL_COMMON_H */

@@ -54,6 +54,28 @@ void passman_accel_copy_from(void *host, const void *dev, size_t elem, int rank,
             ((char *) host)[i] = ((const char *) dev)[i];
 }
 
+void *passman_accel_resolve(const void *host, size_t bytes)
+{
+    __passman_accel_state = __passman_accel_state + bytes;
+    return (void *) __passman_accel_memory;
+}
+
+void passman_accel_update_device(const void *host, size_t bytes)
+{
+    size_t i;
+    for (i = 0; i < bytes; i++)
+        __passman_accel_memory[0] = ((const char *) host)[i];
+    __passman_accel_state = __passman_accel_state + 1;
+}
+
+void passman_accel_update_host(void *host, size_t bytes)
+{
+    size_t i;
+    for (i = 0; i < bytes; i++)
+        ((char *) host)[i] = __passman_accel_memory[0];
+    __passman_accel_state = __passman_accel_state + 1;
+}
+
 double passman_accel_time(void)
 {
     return 0.0;

@@ -192,6 +192,28 @@ static void poke(void)
     printf("poked\n");
 }
 
+/* Whole host arrays mapped to buffers: the same buffer for the same array, kept across
+   launches; a larger size grows the buffer and keeps its content. */
+static void mapped(void)
+{
+    enum { N = 64 };
+    static double a[N], out[2 * N];
+    void *d, *e;
+    int i, bad = 0;
+    for (i = 0; i < N; i++)
+        a[i] = i;
+    passman_accel_update_device(a, sizeof a);
+    d = passman_accel_resolve(a, sizeof a);
+    bad += d != passman_accel_resolve(a, sizeof a / 2); /* a smaller view: the same buffer */
+    run_plus1(passman_accel_resolve(out, sizeof out), d, N); /* out[i] = a[i] + 1 on the device */
+    e = passman_accel_resolve(a, 2 * sizeof a);        /* grows: the first N values stay */
+    run_plus1(passman_accel_resolve(out, sizeof out), e, N);
+    passman_accel_update_host(out, sizeof out / 2);
+    for (i = 0; i < N; i++)
+        bad += out[i] != i + 1;
+    printf("mapped bad=%d\n", bad);
+}
+
 int main(int argc, char **argv)
 {
     static const struct {
@@ -199,13 +221,13 @@ int main(int argc, char **argv)
         void (*run)(void);
     } modes[] = {{"grid", grid},       {"mark", mark},   {"stats", stats},     {"zero", zero},
                  {"racefree", racefree}, {"racy", racy}, {"racy1", racy1},
-                 {"garbage", garbage}, {"poke", poke}};
+                 {"garbage", garbage}, {"poke", poke}, {"mapped", mapped}};
     size_t i;
     for (i = 0; argc == 2 && i < sizeof modes / sizeof *modes; i++)
         if (strcmp(argv[1], modes[i].name) == 0) {
             modes[i].run();
             return failures != 0;
         }
-    fprintf(stderr, "usage: %s grid|mark|stats|zero|racefree|racy|racy1|garbage|poke\n", argv[0]);
+    fprintf(stderr, "usage: %s grid|mark|stats|zero|racefree|racy|racy1|garbage|poke|mapped\n", argv[0]);
     return 2;
 }

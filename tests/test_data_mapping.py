@@ -1,0 +1,250 @@
+"""Arrays kept on the device across launches, loops and calls (passes.gpu.data_mapping).
+
+The oracle: after gpu_ify and kernel_data_mapping, the program linked with the
+accel runtime's emulation (device buffers separate from the host arrays,
+filled with garbage) prints the original's output only if every array a
+launch reads is valid on the device and every array the host reads is valid
+on the host. Golden tests check the placements the digest lists (Amini 2012
+§3.6, testable claims 10-16) by the runtime's counts of copies.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import corpus_programs, program_id
+from passman.recipes.accel import accelerate
+
+from passman import PassFailed, Workspace
+
+
+def _stats(stderr: str) -> tuple[int, int]:
+    m = re.search(r"passman-accel: (\d+) copies to device \(\d+ bytes\), (\d+) copies from device", stderr)
+    assert m, stderr[-500:]
+    return int(m.group(1)), int(m.group(2))
+
+
+def _mapped(code: str, tmp_path, host: tuple[str, ...] = ()) -> tuple[Workspace, str, tuple[int, int]]:
+    """gpu_ify on every function but ``host``, kernel_data_mapping, then a run on the emulation
+    compared with the original's output; the code and the (to, from) copy counts."""
+    reference = Workspace.from_code(code, "t.c")
+    reference.build("c", tmp_path / "ref")
+    expected = reference.run()
+    ws = Workspace.from_code(code, "t.c")
+    for m in [m.name for m in ws.all_functions]:
+        if m not in host:
+            try:
+                ws.apply("gpu_ify", ws[m])
+            except PassFailed:
+                pass
+    ws.apply("kernel_data_mapping")
+    ws.build("accel", tmp_path / "accel")
+    text = "".join(p.read_text() for p in (tmp_path / "accel").glob("*.c"))
+    runs = [ws.run(env={"PASSMAN_ACCEL_STATS": "1", "PASSMAN_ACCEL_CHECK": "1", "PASSMAN_ACCEL_SHUFFLE": s})
+            for s in ("0", "1")]
+    for got in runs:
+        assert got.returncode == expected.returncode, got.stderr[-2000:]
+        assert got.stdout == expected.stdout
+    return ws, text, _stats(runs[0].stderr)
+
+
+@pytest.mark.parametrize("files", corpus_programs(), ids=program_id)
+def test_every_corpus_program_keeps_its_output(files, tmp_path):
+    reference = Workspace(*map(str, files))
+    reference.build("c", tmp_path / "ref")
+    expected = reference.run()
+    ws = Workspace(*map(str, files))
+    accelerate(ws)  # optimized transfers, or the per-launch ones where the program needs them
+    ws.build("accel", tmp_path / "accel")
+    got = ws.run(env={"PASSMAN_ACCEL_CHECK": "1", "PASSMAN_ACCEL_SHUFFLE": "1"})
+    assert got.returncode == expected.returncode, got.stderr[-2000:]
+    assert got.stdout == expected.stdout
+
+
+STENCIL = r"""
+#include <stdio.h>
+#define N 1000
+#define T 30
+static double A[N], B[N];
+
+static void init(int n, double a[n], double b[n])
+{
+    for (int i = 0; i < n; i++) {
+        a[i] = (i % 13) * 0.25;
+        b[i] = 0.0;
+    }
+}
+
+static void step(int n, double a[n], double b[n])
+{
+    for (int i = 1; i < n - 1; i++)
+        b[i] = 0.33333 * (a[i - 1] + a[i] + a[i + 1]);
+    for (int i = 1; i < n - 1; i++)
+        a[i] = 0.33333 * (b[i - 1] + b[i] + b[i + 1]);
+}
+
+int main(void)
+{
+    init(N, A, B);
+    for (int t = 0; t < T; t++) {
+        step(N, A, B);
+        CHECKPOINT
+    }
+    double s = 0;
+    for (int i = 0; i < N; i++)
+        s += A[i] * (i % 7 + 1);
+    printf("%.12g\n", s);
+    return 0;
+}
+"""
+
+
+def test_a_time_loop_around_a_callee_moves_nothing_inside(tmp_path):
+    """Claims 10, 11, 16: the callee's needs become its callers', out of their time loop; A in
+    and B in (partly written by the kernels), A back once; B is dead after: never copied back."""
+    ws, text, counts = _mapped(STENCIL.replace("CHECKPOINT", ""), tmp_path, host=("init", "main"))
+    assert counts == (2, 1)
+    step = ws["step"].code
+    assert "passman_accel_update" not in step and step.count("passman_accel_resolve(") == 4
+    main = ws["main"].code
+    loop = main[main.index("for (int t"):main.index("double s")]
+    assert "passman_accel_update" not in loop  # nothing in the time loop
+    assert main.index("passman_accel_update_device(A") < main.index("for (int t")
+    assert "passman_accel_update_host(B" not in main
+
+
+def test_a_checkpoint_in_the_loop_copies_back_there_and_never_to_the_device(tmp_path):
+    """Claim 12: a host read inside the loop costs one copy from the device there, no copy to it."""
+    checkpoint = 'if (t % 10 == 9) printf("%g\\n", A[N / 2]);'
+    ws, text, counts = _mapped(STENCIL.replace("CHECKPOINT", checkpoint), tmp_path, host=("init", "main"))
+    assert counts == (2, 3 + 1)  # A and B in; A back at t = 9, 19, 29 and after the loop
+    main = ws["main"].code
+    body = main[main.index("for (int t"):main.index("double s")]
+    assert body.count("passman_accel_update_host(A") == 1 and "passman_accel_update_device" not in body
+
+
+HOST_WRITE = r"""
+#include <stdio.h>
+#define N 500
+static double A[N], B[N];
+
+static void twice(int n, double a[n], double b[n])
+{
+    for (int i = 0; i < n; i++)
+        b[i] = 2.0 * a[i];
+}
+
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        A[i] = i * 0.5;
+    twice(N, A, B);
+    for (int i = 0; i < N; i += 7)      /* the host writes A between the kernels */
+        A[i] = -A[i];
+    twice(N, A, B);
+    double s = 0;
+    for (int i = 0; i < N; i++)
+        s += B[i] * (i % 3 + 1);
+    printf("%.12g\n", s);
+    return 0;
+}
+"""
+
+
+def test_host_writes_between_kernels_and_whole_writes(tmp_path):
+    """Claims 13-15: A goes to the device after each host write; B, which the kernel writes
+    whole, never goes to the device; B comes back once, for the host's read."""
+    ws, text, counts = _mapped(HOST_WRITE, tmp_path, host=("main",))
+    assert counts == (2, 1)
+    assert "passman_accel_update_device(B" not in ws["main"].code
+
+
+def test_a_partial_write_is_copied_to_the_device_first(tmp_path):
+    """Claim 14: a kernel writing part of B needs the rest of B valid on the device."""
+    code = HOST_WRITE.replace("for (int i = 0; i < n; i++)\n        b[i] = 2.0 * a[i];",
+                              "for (int i = 0; i < n - 5; i++)\n        b[i] = 2.0 * a[i];")
+    code = code.replace("for (int i = 0; i < N; i++)\n        A[i] = i * 0.5;",
+                        "for (int i = 0; i < N; i++)\n        A[i] = i * 0.5, B[i] = 1.0;")
+    ws, text, counts = _mapped(code, tmp_path, host=("main",))
+    assert "passman_accel_update_device(B" in ws["main"].code
+    assert counts == (3, 1)
+
+
+def test_branches_meet_with_a_valid_copy(tmp_path):
+    """A kernel on one branch only: after the branch, the host copy is valid on both paths."""
+    code = r"""
+    #include <stdio.h>
+    #define N 300
+    static double A[N];
+    static void bump(int n, double a[n]) { for (int i = 0; i < n; i++) a[i] += 1.0; }
+    int main(void)
+    {
+        for (int i = 0; i < N; i++)
+            A[i] = i;
+        for (int t = 0; t < 6; t++) {
+            if (t % 2)
+                bump(N, A);
+            else
+                A[t] = -1.0;
+        }
+        double s = 0;
+        for (int i = 0; i < N; i++)
+            s += A[i];
+        printf("%.12g\n", s);
+        return 0;
+    }
+    """
+    _mapped(code, tmp_path, host=("main",))
+
+
+def test_an_alias_of_a_device_array_is_refused_and_changes_nothing():
+    code = r"""
+    static double A[100];
+    void f(void)
+    {
+        double *p = A;
+        for (int i = 0; i < 100; i++)
+            A[i] = i;
+        p[3] = 1.0;
+    }
+    """
+    ws = Workspace.from_code(code, "t.c")
+    ws.apply("gpu_ify", ws["f"])
+    before = ws.compilation_units[0].code
+    with pytest.raises(PassFailed, match="another pointer is set to it"):
+        ws.apply("kernel_data_mapping")
+    assert ws.compilation_units[0].code == before
+
+
+def test_without_launches_the_pass_is_refused():
+    ws = Workspace.from_code("void f(int n, double a[n]) { for (int i = 0; i < n; i++) a[i] = 0; }", "t.c")
+    with pytest.raises(PassFailed, match="run gpu_ify first"):
+        ws.apply("kernel_data_mapping")
+
+
+def test_a_copy_to_the_device_follows_the_host_write():
+    """Claim 13: the copy goes right after the statement that writes the array, not just before
+    the kernel, when other statements come between."""
+    code = r"""
+    #include <stdio.h>
+    #define N 100
+    static double A[N], B[N], C[N];
+    static void twice(int n, double a[n], double b[n]) { for (int i = 0; i < n; i++) b[i] = 2.0 * a[i]; }
+    int main(void)
+    {
+        for (int i = 0; i < N; i++)
+            A[i] = i;
+        for (int i = 0; i < N; i++)
+            C[i] = -i;
+        printf("%g\n", C[3]);
+        twice(N, A, B);
+        printf("%g\n", B[7]);
+        return 0;
+    }
+    """
+    ws = Workspace.from_code(code, "t.c")
+    ws.apply("gpu_ify", ws["twice"])
+    ws.apply("kernel_data_mapping")
+    main = ws["main"].code
+    assert main.index("A[i] = i;") < main.index("passman_accel_update_device(A") < main.index("C[i] = -i;")
