@@ -16,6 +16,8 @@ Options (``--set NAME=VALUE``):
 * ``transfers`` (default ``optimized``): arrays stay on the device across launches,
   loops and calls (``kernel_data_mapping``); ``naive`` copies around each launch;
 * ``host``: functions kept on the host (comma-separated names);
+* ``promote`` (default true): host code between a loop's kernels runs on the device as
+  one-work-item kernels when that keeps the loop's arrays there (``gpu_promote_sequential``);
 * ``verbose`` says why each function's nests stayed on the host.
 """
 
@@ -28,7 +30,7 @@ BACKEND = "accel"
 
 
 def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized",
-               host: str = "") -> int:
+               host: str = "", promote: bool = True) -> int:
     """Kernels and their transfers on every function; the number of functions with kernels.
 
     ``transfers="optimized"``: gpu_ify on each function, then ``kernel_data_mapping`` on the
@@ -38,7 +40,9 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
     transfers of a function's launches cannot be computed (an array whose size the regions do
     not bound), the function goes back to what it was and its nests stay on the host.
     ``host``: comma-separated names of functions kept on the host (PolyBench's init functions,
-    as in Amini's measurements).
+    as in Amini's measurements). ``promote`` (optimized transfers only): the host statements
+    between a loop's kernels that use their arrays run on the device as one-work-item kernels
+    (``gpu_promote_sequential``), so the loop moves no data.
     """
     if transfers not in ("optimized", "naive"):
         raise InvalidInput(f"error: transfers must be 'optimized' or 'naive', not '{transfers}'")
@@ -56,6 +60,13 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
                 if verbose:
                     print(f"{name}: {why}")
                 ws.restore(before)
+                continue
+            if promote:
+                try:  # host code between a loop's kernels: on the device, one work-item
+                    ws.apply("gpu_promote_sequential", ws[name])
+                except PassFailed as why:
+                    if verbose:
+                        print(f"{name}: {why}")
         if not done:
             return 0
         try:
@@ -80,6 +91,7 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
     return done
 
 
-def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "") -> None:
+def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "",
+         promote: bool = True) -> None:
     """Map the parallel nests of every function to kernels, with their transfers."""
-    accelerate(ws, max_dims, verbose, transfers, host)
+    accelerate(ws, max_dims, verbose, transfers, host, promote)

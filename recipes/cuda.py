@@ -8,7 +8,7 @@ The same mapping and transfers as the ``accel`` recipe (``gpu_ify``,
 launchers in ``kernels.cu`` (nvcc) and the host code in C, linked with the
 runtime's CUDA implementation.
 
-Options: ``max_dims`` (default 3), ``transfers`` (``optimized`` or ``naive``), ``host``,
+Options: ``max_dims`` (default 3), ``transfers`` (``optimized`` or ``naive``), ``host``, ``promote``,
 ``verbose`` (see the ``accel`` recipe).
 """
 
@@ -20,6 +20,7 @@ from .accel import accelerate
 BACKEND = "cuda"
 
 
-def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "") -> None:
+def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "",
+         promote: bool = True) -> None:
     """Map the parallel nests of every function to kernels, with their transfers."""
-    accelerate(ws, max_dims, verbose, transfers, host)
+    accelerate(ws, max_dims, verbose, transfers, host, promote)

@@ -7,7 +7,7 @@ The same mapping and transfers as the ``accel`` recipe (``gpu_ify``,
 ``kernel_load_store``); the ``opencl`` backend writes the kernels in OpenCL C
 and the launches through the runtime's OpenCL implementation.
 
-Options: ``max_dims`` (default 3), ``transfers`` (``optimized`` or ``naive``), ``host``,
+Options: ``max_dims`` (default 3), ``transfers`` (``optimized`` or ``naive``), ``host``, ``promote``,
 ``verbose`` (see the ``accel`` recipe).
 """
 
@@ -19,6 +19,7 @@ from .accel import accelerate
 BACKEND = "opencl"
 
 
-def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "") -> None:
+def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "",
+         promote: bool = True) -> None:
     """Map the parallel nests of every function to kernels, with their transfers."""
-    accelerate(ws, max_dims, verbose, transfers, host)
+    accelerate(ws, max_dims, verbose, transfers, host, promote)

@@ -127,6 +127,25 @@ def _size(decl: c_ast.Decl, shape) -> c_ast.Node:
     return size
 
 
+def _with_parents(root: c_ast.Node):
+    """``(node, parent)`` for every node under ``root`` (the root's parent None)."""
+    stack = [(root, None)]
+    while stack:
+        n, parent = stack.pop()
+        yield n, parent
+        stack.extend((c, n) for _, c in n.children())
+
+
+def _reaches_elements(ident: c_ast.ID, parent: c_ast.Node | None) -> bool:
+    """Whether an array's name is used to reach its elements (subscript, ``*``, an argument),
+    not only as a pointer value (``!A``, ``A == NULL``, ``sizeof A``)."""
+    if isinstance(parent, c_ast.UnaryOp):
+        return parent.op not in ("!", "sizeof")
+    if isinstance(parent, c_ast.BinaryOp):
+        return parent.op not in ("==", "!=", "&&", "||")
+    return True
+
+
 def _whole(facts, shape, write) -> bool:
     """Whether a write region certainly covers every element of the array."""
     if write is None or any(e is None for e in shape.extents):
@@ -203,12 +222,17 @@ class _Plan:
         args = init.args.exprs if name in ("malloc", "calloc") and init.args else []
         if not (name == "malloc" and len(args) == 1 or name == "calloc" and len(args) == 2):
             return None
-        if not self.facts.stable_pointer(decl) or any(
-                isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)
-                and self.facts.names.decl_of(n.lvalue) is decl for n in walk(self.module.ast.body)):
+        if id(decl) in self.facts.address_taken or any(  # the pointer keeps its first value
+                (isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID)
+                 and self.facts.names.decl_of(n.lvalue) is decl)
+                or (isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--")
+                    and isinstance(n.expr, c_ast.ID) and self.facts.names.decl_of(n.expr) is decl)
+                for n in walk(self.module.ast.body)):
             return None
-        if any(isinstance(n, c_ast.ID) and id(self.facts.names.decl_of(n)) in self.facts.modified
-               for a in args for n in walk(a)):
+        unevaluated = {id(x) for a in args for n in walk(a)
+                       if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof" for x in walk(n.expr)}
+        if any(isinstance(n, c_ast.ID) and id(n) not in unevaluated
+               and id(self.facts.names.decl_of(n)) in self.facts.modified for a in args for n in walk(a)):
             return None
         return copy_node(args[0]) if name == "malloc" else c_ast.BinaryOp("*", copy_node(args[0]), copy_node(args[1]))
 
@@ -269,8 +293,8 @@ class _Plan:
             seen.add(k)
             if r.rank == self.shapes[k].rank:  # the elements (not a pointer's own value)
                 (reads if r.mode == "R" else writes).add(k)
-        for n in walk(stmt):  # named but without a region (a declaration, an unknown effect)
-            if isinstance(n, c_ast.ID):
+        for n, parent in _with_parents(stmt):  # the elements named without a region (unknown effect)
+            if isinstance(n, c_ast.ID) and _reaches_elements(n, parent):
                 k = tracked.get(id(self.facts.names.decl_of(n)))
                 if k is not None and k not in seen:
                     reads.add(k)
@@ -280,6 +304,11 @@ class _Plan:
     def host(self, stmt: c_ast.Node, state: dict, at: tuple) -> None:
         if _call_name(stmt) == "free":  # the contents die: no copy is needed for them
             return
+        if isinstance(stmt, c_ast.Decl) and _call_name(stmt.init) == "malloc":
+            k = next((k for k, d in self.decls.items() if d is stmt), None)
+            if k is not None:  # fresh memory holds no value: either side is as good
+                state[k] = (1, 1)
+                return
         reads, writes = self.host_effects(stmt)
         for k in sorted(reads | writes, key=repr):
             self.need(k, HOST, state, at)
@@ -498,6 +527,8 @@ class _Plan:
             host_write |= w
             if (r | w) & dev_write:
                 raise PassFailed(f"{where(stmt)}: the condition of this loop reads an array its kernels write")
+        for k in self.overwritten(stmt):  # its value at entry is dead: either side is as good
+            state[k] = (1, 1)
         for k in sorted(dev_use - host_write, key=repr):
             self.need(k, DEV, state, at)
         for k in sorted(host_read - dev_write, key=repr):
@@ -526,6 +557,18 @@ class _Plan:
         if isinstance(stmt, c_ast.DoWhile):
             return end
         return head
+
+    def overwritten(self, stmt: c_ast.Node) -> list:
+        """Keys whose every element ``stmt`` writes before reading any (no IN region, a MUST write
+        of the whole array): their values before ``stmt`` are never used."""
+        out = []
+        for k, decl in self.decls.items():
+            shape = self.shapes[k]
+            if self.ins.find(stmt, decl.name, "IN", shape.rank) is not None:
+                continue
+            if _whole(self.facts, shape, self.rw.find(stmt, decl.name, "W", shape.rank)):
+                out.append(k)
+        return out
 
     def iterate(self, stmt, state: dict, fixes: dict) -> dict:
         state = self.run(stmt.stmt, state, ("start", stmt, "stmt"))

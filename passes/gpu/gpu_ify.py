@@ -130,7 +130,12 @@ def _host_reason(module: Module, verdict, site) -> str | None:
                     "local scalar; an array stays on the host)")
     if verdict.lastprivate:
         return f"{', '.join(verdict.lastprivate)} written by the nest is used after it"
-    for n in walk(site.node.stmt):
+    return device_obstacle(module, site.node.stmt)
+
+
+def device_obstacle(module: Module, stmt: c_ast.Node) -> str | None:
+    """Why ``stmt`` cannot run on the device (a call without a device version, a structure), or None."""
+    for n in walk(stmt):
         if isinstance(n, c_ast.StructRef):
             return f"it accesses {to_c(n)} at {where(n)} (structures are not moved to the device yet)"
         if not isinstance(n, c_ast.FuncCall):

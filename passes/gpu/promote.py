@@ -1,0 +1,183 @@
+"""Sequential promotion: host code between kernels runs on the device, on one work-item.
+
+Amini 2012 §3.7 (PIPS's ``gpu_promote_sequential``). In a sequential loop
+whose body launches kernels, the host statements between the launches use
+the arrays the kernels change, so every iteration copies them back and
+forth. Run on the device as a kernel of one work-item, they are slow (one
+thread) but move nothing: lu, atax, gramschmidt keep their arrays on the
+device for the whole loop (with :mod:`.data_mapping`).
+
+Before (after ``gpu_ify``)::
+
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < i; j++)                  /* sequential: on the host */
+            a[i][j] /= a[j][j];
+        p4a_launcher_0(n, a, i);
+    }
+
+After (``module.apply("gpu_promote_sequential")``)::
+
+    for (i = 0; i < n; i++) {
+        p4a_launcher_1(n, a, i);                 /* one work-item runs the j loop */
+        p4a_launcher_0(n, a, i);
+    }
+
+A *run* is a maximal sequence of statements of such a loop body that are not
+launches, declarations or pragmas. It is promoted when it can run on the
+device (no call but the math library, no structure; see ``gpu_ify``), does
+not leave the loop (``break``, ``return``...), and every scalar it writes is
+its own: not read before the run writes it, not read after it (those get a
+declaration in the kernel). With ``when="transfers"`` (the default) only a
+run that uses an array some launch of the loop uses is promoted (otherwise
+it moves nothing); ``when="always"`` promotes every eligible run. Each run
+left on the host is logged on ``passman.gpu`` with its reason.
+
+Properties:
+
+- when: ``transfers`` (promote runs that share an array with the loop's launches) or ``always``
+- prefix: prefix of the new functions' names (as gpu_ify's)
+"""
+
+from __future__ import annotations
+
+import logging
+
+from pycparser import c_ast
+
+from passman import InvalidInput, Module, PassFailed, transformation
+from passman.astutil import walk
+
+from ..analysis.liveness import liveness
+from ..cfacts.control import escaping_jumps
+from ..cfacts.names import file_scope, resolve_names, where
+from ..cfacts.sideeffects import writes
+from ..cfacts.types import TypeEnv
+from ..interproc.outline import outline
+from .gpu_ify import _fresh, _pass_globals, device_obstacle
+from .load_store import launchers
+
+log = logging.getLogger("passman.gpu")
+
+
+def _launch_name(stmt: c_ast.Node, names: set[str]) -> str | None:
+    if isinstance(stmt, c_ast.FuncCall) and isinstance(stmt.name, c_ast.ID) and stmt.name.name in names:
+        return stmt.name.name
+    return None
+
+
+def _runs(body: c_ast.Compound, names: set[str]) -> list[list[c_ast.Node]]:
+    """Maximal runs of a loop body's statements that are not launches, declarations or pragmas."""
+    runs: list[list[c_ast.Node]] = []
+    cur: list[c_ast.Node] = []
+    for item in body.block_items or []:
+        if (_launch_name(item, names) or isinstance(item, (c_ast.Decl, c_ast.Pragma, c_ast.EmptyStatement))
+                or any(_launch_name(n, names) for n in walk(item))):
+            if cur:
+                runs.append(cur)
+            cur = []
+            continue
+        cur.append(item)
+    if cur:
+        runs.append(cur)
+    return runs
+
+
+class _Promoter:
+    def __init__(self, module: Module, when: str, prefix: str):
+        self.module, self.when, self.prefix = module, when, prefix
+        self.names = launchers(module)
+        func = module.ast
+        self.table = resolve_names(func, file_scope(module.cu.ast.ext))
+        self.live = liveness(func, self.table, TypeEnv(self.table, module.cu.ast.ext, func))
+        self.done = 0
+        self.refused: list[str] = []
+
+    def arrays(self, nodes: list[c_ast.Node]) -> set[int]:
+        out = set()
+        for node in nodes:
+            for n in walk(node):
+                if isinstance(n, c_ast.ID):
+                    d = self.table.decl_of(n)
+                    if isinstance(d, c_ast.Decl) and isinstance(d.type, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+                        out.add(id(d))
+        return out
+
+    def obstacle(self, run: list[c_ast.Node], launches: list[c_ast.Node]) -> tuple[str | None, set]:
+        """Why ``run`` stays on the host (None: it can go), and its own scalars."""
+        block = c_ast.Compound(run)
+        for j in escaping_jumps(block):
+            return f"it contains a jump out of it at line {j.coord.line if j.coord else '?'}", set()
+        why = device_obstacle(self.module, block)
+        if why:
+            return why, set()
+        if self.when == "transfers" and not self.arrays(run) & self.arrays(launches):
+            return "it uses no array of the loop's kernels (nothing to save)", set()
+        own: set = set()
+        for w in writes(block):
+            if w.address:
+                return f"it takes the address of {w.base.name if w.base else 'a variable'}", set()
+            d = self.table.decl_of(w.base) if w.base is not None else None
+            if w.kind != "whole" or not isinstance(d, c_ast.Decl):
+                continue  # an element of an array: the device buffer holds it
+            if self.live.live_before(run[0], d) or self.live.live_after(run[-1], d):
+                return f"it writes the scalar {d.name}, whose value is used outside it", set()
+            own.add(d.name)
+        return None, own
+
+    def loop(self, loop: c_ast.Node) -> None:
+        body = loop.stmt
+        if not isinstance(body, c_ast.Compound):
+            return
+        launches = [n for n in walk(body) if _launch_name(n, self.names)]
+        if not launches:
+            return
+        for run in _runs(body, self.names):
+            why, own = self.obstacle(run, launches)
+            if why:
+                self.refused.append(f"{where(run[0])}: statements of {self.module.name} stay on the host: {why}")
+                continue
+            self.promote(body, run, own)
+
+    def promote(self, body: c_ast.Compound, run: list[c_ast.Node], own: set) -> None:
+        """Replace ``run`` in ``body`` by a call of a launcher of a one-work-item kernel."""
+        from .gpu_ify import _own_privates
+
+        module = self.module
+        k = _fresh(module, self.prefix)
+        kernel, launcher = f"{self.prefix}_kernel_{k}", f"{self.prefix}_launcher_{k}"
+        inner = _own_privates(module, c_ast.Compound(list(run), run[0].coord), own)
+        label, outer = module.new_label(), module.new_label()
+        index = f"{self.prefix}_seq"
+        decl = c_ast.Decl(index, [], [], [], [], c_ast.TypeDecl(index, [], None, c_ast.IdentifierType(["int"])),
+                          c_ast.Constant("int", "0"), None)
+        loop = c_ast.For(c_ast.DeclList([decl]), c_ast.BinaryOp("<=", c_ast.ID(index), c_ast.Constant("int", "0")),
+                         c_ast.UnaryOp("p++", c_ast.ID(index)), c_ast.Label(label, inner, run[0].coord), run[0].coord)
+        at = next(j for j, x in enumerate(body.block_items) if x is run[0])
+        body.block_items[at:at + len(run)] = [c_ast.Pragma(f"passman launch {kernel}", run[0].coord),
+                                              c_ast.Label(outer, loop, run[0].coord)]
+        outline(module, label=label, name=kernel)
+        _pass_globals(module, kernel)
+        outline(module, label=outer, name=launcher)
+        _pass_globals(module, launcher)
+        self.names.add(launcher)
+        self.done += 1
+        log.info("%s: statements of %s run on the device as %s (one work-item)", where(run[0]), module.name, kernel)
+
+
+@transformation(scope="module", reads=["function_scope"])
+def gpu_promote_sequential(module: Module, when: str = "transfers", prefix: str = "p4a") -> None:
+    """Run the host statements between a loop's kernels on the device (see the module docstring)."""
+    if when not in ("transfers", "always"):
+        raise InvalidInput(f"error: gpu_promote_sequential: when must be 'transfers' or 'always', not '{when}'")
+    p = _Promoter(module, when, prefix)
+    if not p.names:
+        raise PassFailed(f"gpu_promote_sequential: {module.name} launches no kernel (run gpu_ify first)")
+    loops = [n for n in walk(module.ast.body) if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))]
+    for loop in loops:
+        if any(loop is n for n in walk(module.ast.body)):  # not moved into a kernel by a promotion
+            p.loop(loop)
+    for line in p.refused:
+        log.info("%s", line)
+    if not p.done:
+        raise PassFailed(f"gpu_promote_sequential: no host statement of {module.name} can run on the device"
+                         + (f" ({p.refused[0]})" if p.refused else ""))
