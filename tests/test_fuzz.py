@@ -27,6 +27,7 @@ from passman.fuzz.generator import generate, generate_c
 from passman.fuzz.known import known_programs
 from passman.fuzz.oracle import (
     Verdict,
+    check_accel,
     check_api,
     check_openmp,
     header_options,
@@ -376,6 +377,10 @@ def test_fuzz_budget_finds_no_bug():
 def test_fuzz_corpus(path):
     text = path.read_text()
     limit = header_timeout(text) or 120  # a slowness bug sets its own limit
+    if "passman-mode: accel" in text:  # found by the accel mode: the accelerator recipe's bug
+        v = check_accel(text, header_options(text), timeout=limit)
+        assert v.kind in ("same", "refused"), f"{v.kind}: {v.detail}\n{v.stderr[-3000:]}"
+        return
     v = check_openmp(text, header_options(text), timeout=limit)
     assert v.kind in ("same", "refused"), f"{v.kind}: {v.detail}\n{v.stderr[-3000:]}"
     steps = header_steps(text)

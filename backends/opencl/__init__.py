@@ -80,9 +80,12 @@ def render_kernel(func: c_ast.FuncDef, launch: Launch, hidden: frozenset[str] = 
         if isinstance(p.type, c_ast.ArrayDecl):
             raise InvalidInput(f"error: opencl: kernel {func.decl.name}: parameter {p.name} is still an array")
     m = len(launch.loops)
-    indices = [{"decl": to_c(c_ast.Decl(params[pos].name, [], [], [], [], params[pos].type, None, None)).rstrip(";\n "),
-                "name": params[pos].name, "k": k, "axis": m - 1 - k}
-               for pos, k in sorted(positions.items(), key=lambda x: x[1])]
+    passed = {k: pos for pos, k in positions.items()}
+    indices = [{"decl": to_c(c_ast.Decl(params[passed[k]].name, [], [], [], [], params[passed[k]].type, None,
+                                        None)).rstrip(";\n "),
+                "name": params[passed[k]].name, "k": k, "axis": m - 1 - k} if k in passed else
+               {"decl": "", "name": f"passman_lo{k} + PASSMAN_INDEX({m - 1 - k})", "k": k, "axis": m - 1 - k}
+               for k in range(m)]  # an index the kernel does not take is still guarded
     for n in walk(func.body):  # host compilers' hints (omp, clang loop, GCC ivdep): not device code
         if getattr(n, "block_items", None):
             n.block_items[:] = [x for x in n.block_items if not isinstance(x, c_ast.Pragma)]

@@ -55,11 +55,17 @@ double passman_accel_time(void);
 
 /* Launch configuration for `ndims` (1..3) mapped dimensions, dimension 0 the innermost loop
    (the fastest varying): work-group sizes local[k] and global sizes global[k], a multiple of
-   local[k] and >= extent[k]. Defaults 256 / 32x8 / 32x4x2, each local[k] at most extent[k]
-   rounded up to a power of two; env PASSMAN_ACCEL_BLOCK ("64", "16x16", "32x4x2", component
-   k for dimension k, missing ones 1) overrides them. An extent of 0: global[k] = 0, and
-   there is nothing to launch (a CUDA launcher must then skip the launch). */
+   local[k] and >= extent[k]. The block follows the device (README.md, "Launch configuration":
+   dimension 0 a multiple of the warp, squarish shapes, at least two blocks per compute unit
+   for small grids); env PASSMAN_ACCEL_BLOCK ("64", "16x16", "32x4x2", component k for
+   dimension k, missing ones 1) overrides it. An extent of 0: global[k] = 0, and there is
+   nothing to launch (a CUDA launcher must then skip the launch). */
 void passman_accel_config(int ndims, const size_t *extent, size_t *global, size_t *local);
+/* The same for the kernel named `kernel` (NULL: none) with the block `block` the recipe chose
+   (NULL: none): PASSMAN_ACCEL_BLOCK_<kernel>, then PASSMAN_ACCEL_BLOCK, then `block`, then
+   the rule. */
+void passman_accel_config_for(const char *kernel, const size_t *block, int ndims,
+                              const size_t *extent, size_t *global, size_t *local);
 
 /* Counts one kernel launch that took `seconds` (for PASSMAN_ACCEL_STATS=1). Only CUDA
    launchers call it; passman_accel_launch and passman_accel_emu_launch count themselves. */

@@ -117,61 +117,339 @@ static void passman_register_exit(void)
 
 /* ---- launch configuration ------------------------------------------------------------- */
 
-/* Reads PASSMAN_ACCEL_BLOCK into block[0..2] (missing components 1); 0 when unset. */
-static int passman_block_from_env(size_t block[3])
+/* The rule (README.md, "Launch configuration"): pure functions of the extents and of what the
+   device (and the kernel, where the API says) allows, so that the tests can run them on the
+   CPU with any device; then the overrides (environment, the recipe's block); then the grid
+   fitted to the device. An implementation that knows its device defines
+   PASSMAN_ACCEL_DEVICE_LIMITS before including this file and defines passman_device_limits;
+   the emulation gets the fixed device below. */
+
+/* What a device allows, as the heuristic sees it (0 in a size: no limit, or not known). */
+struct passman_device_limits {
+    size_t warp;          /* W: dimension 0 of a block is a multiple of it (CUDA warpSize,
+                             OpenCL the kernel's preferred work-group size multiple) */
+    size_t max_group;     /* items in a block (maxThreadsPerBlock, CL_*_WORK_GROUP_SIZE) */
+    size_t max_item[3];   /* items of a block per dimension (maxThreadsDim, ..._ITEM_SIZES) */
+    size_t compute_units; /* multiprocessors (CL_DEVICE_MAX_COMPUTE_UNITS) */
+    size_t max_groups[3]; /* blocks of a grid per dimension (CUDA maxGridSize); 0: any (the
+                             OpenCL launch strip-mines what the device cannot take at once) */
+};
+
+/* The block of a large grid (the CUDA guide's 128 to 256 items; Par4All's 256), and the most
+   items an override may ask for. */
+#define PASSMAN_BLOCK_TARGET ((size_t) 256)
+#define PASSMAN_BLOCK_MAX ((size_t) 1024)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The configuration of the launch of the kernel named `kernel` (NULL: unnamed) with the block
+   the recipe chose for it (`block`: ndims sizes, NULL: none). Precedence: env
+   PASSMAN_ACCEL_BLOCK_<kernel>, env PASSMAN_ACCEL_BLOCK, `block`, the heuristic. */
+void passman_accel_config_for(const char *kernel, const size_t *block, int ndims,
+                              const size_t *extent, size_t *global, size_t *local);
+#ifdef __cplusplus
+}
+#endif
+
+/* The items of a block: the largest W * 2^j within PASSMAN_BLOCK_TARGET and max_group (the
+   latter alone when it is below W), halved while the grid would have fewer than two blocks
+   per compute unit, but never below W. */
+static size_t passman_block_total(int ndims, const size_t *extent,
+                                  const struct passman_device_limits *lim)
 {
-    const char *v = getenv("PASSMAN_ACCEL_BLOCK");
+    size_t w = lim->warp ? lim->warp : 1, cap = PASSMAN_BLOCK_TARGET, items = 1, b;
+    int k;
+    if (lim->max_group && lim->max_group < cap)
+        cap = lim->max_group;
+    if (w >= cap)
+        return cap;
+    for (b = w; 2 * b <= cap; b *= 2)
+        ;
+    for (k = 0; k < ndims; k++)
+        items = extent[k] && items > (size_t) -1 / extent[k] ? (size_t) -1 : items * extent[k];
+    while (b > w && items / 2 / b < lim->compute_units)
+        b /= 2;
+    return b;
+}
+
+/* The shape of a block of at most `total` items: dimension 0 starts at one warp (or the whole
+   extent when it is smaller), the others at 1; then the smallest side that can still grow
+   doubles (the lowest dimension on a tie), as long as the block stays within `total`, each
+   side within its extent (dimension 0: rounded up to a multiple of W) and max_item. */
+static void passman_block_shape(int ndims, const size_t *extent, size_t total,
+                                const struct passman_device_limits *lim, size_t *local)
+{
+    size_t w = lim->warp ? lim->warp : 1, cap[3], items;
+    int k, grows[3];
+    for (k = 0; k < ndims; k++) {
+        size_t e = extent[k] ? extent[k] : 1;
+        cap[k] = k == 0 && e > w ? (e + w - 1) / w * w : e;
+        if (lim->max_item[k] && cap[k] > lim->max_item[k])
+            cap[k] = lim->max_item[k];
+        local[k] = 1;
+        grows[k] = 1;
+    }
+    local[0] = w < cap[0] ? w : cap[0];
+    if (local[0] > total)
+        local[0] = total ? total : 1;
+    items = local[0];
+    for (;;) {
+        int best = -1;
+        size_t next;
+        for (k = 0; k < ndims; k++)
+            if (grows[k] && local[k] < cap[k] && (best < 0 || local[k] < local[best]))
+                best = k;
+        if (best < 0)
+            break;
+        next = 2 * local[best] < cap[best] ? 2 * local[best] : cap[best];
+        if (items / local[best] * next > total) {
+            grows[best] = 0;
+            continue;
+        }
+        items = items / local[best] * next;
+        local[best] = next;
+    }
+}
+
+/* The heuristic: passman_block_shape of passman_block_total items. */
+static void passman_choose_block(int ndims, const size_t *extent,
+                                 const struct passman_device_limits *lim, size_t *local)
+{
+    passman_block_shape(ndims, extent, passman_block_total(ndims, extent, lim), lim, local);
+}
+
+/* A grid within lim->max_groups: a side whose extent needs more blocks grows (doubling, or
+   to the exact need past max_item), the other sides halve to stay within max_group (the
+   largest of dimensions 1 and 2 first, dimension 0 last). 0 when no block can do it (the
+   launcher must strip-mine). */
+static int passman_fit_grid(int ndims, const size_t *extent,
+                            const struct passman_device_limits *lim, size_t *local)
+{
+    int k, j, fixed[3] = {0, 0, 0};
+    for (k = 0; k < ndims; k++) {
+        size_t g = lim->max_groups[k], need, n, items;
+        if (g == 0 || (extent[k] + local[k] - 1) / local[k] <= g)
+            continue;
+        need = (extent[k] + g - 1) / g;
+        for (n = local[k]; n < need; n *= 2)
+            ;
+        if (lim->max_item[k] && n > lim->max_item[k])
+            n = need;
+        if (lim->max_item[k] && n > lim->max_item[k])
+            return 0;
+        local[k] = n;
+        fixed[k] = 1;
+        for (;;) {
+            int big = -1;
+            for (items = 1, j = 0; j < ndims; j++)
+                items *= local[j];
+            if (!lim->max_group || items <= lim->max_group)
+                break;
+            for (j = ndims - 1; j >= 1; j--)
+                if (!fixed[j] && local[j] > 1 && (big < 0 || local[j] > local[big]))
+                    big = j;
+            if (big < 0 && !fixed[0] && local[0] > 1)
+                big = 0;
+            if (big < 0)
+                return 0;
+            local[big] = (local[big] + 1) / 2;
+        }
+    }
+    return 1;
+}
+
+/* Strip-mining of a grid with more than max_groups[k] blocks in a dimension (0: any): the
+   number of launches (0 for an empty grid) and, for index < that number, the offsets and the
+   global sizes of launch `index` (dimension 0 the fastest varying), multiples of local[k]. */
+static inline size_t passman_strips(int ndims, const size_t *global, const size_t *local,
+                                    const size_t *max_groups, size_t index,
+                                    size_t *offset, size_t *size)
+{
+    size_t count = 1, step[3], n[3];
+    int k;
+    for (k = 0; k < ndims; k++) {
+        step[k] = max_groups[k] && global[k] / local[k] > max_groups[k] ? max_groups[k] * local[k]
+                                                                         : global[k];
+        n[k] = step[k] ? (global[k] + step[k] - 1) / step[k] : 0;
+        count *= n[k];
+    }
+    if (index >= count)
+        return count;
+    for (k = 0; k < ndims; k++) {
+        offset[k] = index % n[k] * step[k];
+        size[k] = global[k] - offset[k] < step[k] ? global[k] - offset[k] : step[k];
+        index /= n[k];
+    }
+    return count;
+}
+
+/* Parses "256", "32x8", "32x4x2" (each component 1 to `max_item`, their product at most
+   `max_items`) into sizes[0..]: the number of components, 0 when malformed, -1 when the
+   product is too large. */
+static int passman_parse_sizes(const char *v, size_t sizes[3], size_t max_item,
+                               size_t max_items)
+{
     const char *p = v;
     size_t total = 1;
     int k;
-    if (!v || !*v)
-        return 0;
-    block[0] = block[1] = block[2] = 1;
     for (k = 0; k < 3; k++) {
         char *end;
         unsigned long long n;
         if (*p < '0' || *p > '9')
-            break;
+            return 0;
         errno = 0;
         n = strtoull(p, &end, 10);
-        if (errno || n == 0 || n > 1024)
-            break;
-        block[k] = (size_t) n;
-        total *= (size_t) n;
+        if (errno || n == 0 || n > max_item)
+            return 0;
+        sizes[k] = (size_t) n;
+        total = total > max_items / (size_t) n ? max_items + 1 : total * (size_t) n;
         p = end;
-        if (*p == '\0') {
-            if (total > 1024)
-                passman_fatal("PASSMAN_ACCEL_BLOCK=%s: more than 1024 work-items in a "
-                              "work-group", v);
-            return 1;
-        }
+        if (*p == '\0')
+            return total > max_items ? -1 : k + 1;
         if (*p != 'x')
-            break;
+            return 0;
         p++;
     }
-    passman_fatal("PASSMAN_ACCEL_BLOCK=%s: expected 1 to 3 positive sizes such as 256, 32x8 "
-                  "or 32x4x2", v);
+    return 0;
+}
+
+/* Reads env `name` ("256", "32x8", "32x4x2") into block[0..2] (missing components 1): 0 when
+   unset or empty; a malformed value is an error. */
+static int passman_block_from_env(const char *name, size_t block[3])
+{
+    const char *v = getenv(name);
+    int n;
+    if (!v || !*v)
+        return 0;
+    block[0] = block[1] = block[2] = 1;
+    n = passman_parse_sizes(v, block, PASSMAN_BLOCK_MAX, PASSMAN_BLOCK_MAX);
+    if (n < 0)
+        passman_fatal("%s=%s: more than %zu work-items in a work-group", name, v,
+                      PASSMAN_BLOCK_MAX);
+    if (n == 0)
+        passman_fatal("%s=%s: expected 1 to 3 positive sizes such as 256, 32x8 or 32x4x2", name,
+                      v);
+    return 1;
+}
+
+/* The configuration on a device with the limits `lim` (see passman_accel_config_for); a grid
+   larger than lim->max_groups is fitted (passman_fit_grid) or refused. */
+static void passman_config_with(const char *kernel, const size_t *block, int ndims,
+                                const size_t *extent, const struct passman_device_limits *lim,
+                                size_t *global, size_t *local)
+{
+    size_t chosen[3] = {1, 1, 1};
+    int given = 0, k;
+    if (ndims < 1 || ndims > 3)
+        passman_fatal("passman_accel_config: %d dimensions (1 to 3 expected)", ndims);
+    if (kernel && *kernel) {
+        size_t n = strlen("PASSMAN_ACCEL_BLOCK_") + strlen(kernel) + 1;
+        char *name = (char *) passman_xrealloc(NULL, n);
+        snprintf(name, n, "PASSMAN_ACCEL_BLOCK_%s", kernel);
+        given = passman_block_from_env(name, chosen);
+        free(name);
+    }
+    if (!given)
+        given = passman_block_from_env("PASSMAN_ACCEL_BLOCK", chosen);
+    if (!given && block) {
+        size_t items = 1;
+        for (k = 0; k < ndims; k++) {
+            if (block[k] == 0 || block[k] > PASSMAN_BLOCK_MAX / items)
+                passman_fatal("passman_accel_config: kernel %s: the recipe's block %zux%zux%zu "
+                              "(1 to %zu work-items expected)", kernel ? kernel : "?", block[0],
+                              ndims > 1 ? block[1] : 1, ndims > 2 ? block[2] : 1,
+                              PASSMAN_BLOCK_MAX);
+            items *= block[k];
+            chosen[k] = block[k];
+        }
+        given = 1;
+    }
+    if (given)
+        for (k = 0; k < ndims; k++)
+            local[k] = chosen[k];
+    else
+        passman_choose_block(ndims, extent, lim, local);
+    if (!passman_fit_grid(ndims, extent, lim, local)) {
+        for (k = 0; k < ndims && (lim->max_groups[k] == 0 ||
+                                  (extent[k] + local[k] - 1) / local[k] <= lim->max_groups[k]);
+             k++)
+            ;
+        passman_fatal("passman_accel_config: an extent of %zu in dimension %d needs more than "
+                      "%zu blocks, the device's limit, even with the largest block: the "
+                      "launcher must strip-mine it", extent[k < ndims ? k : 0],
+                      k < ndims ? k : 0, lim->max_groups[k < ndims ? k : 0]);
+    }
+    for (k = 0; k < ndims; k++)
+        global[k] = (extent[k] + local[k] - 1) / local[k] * local[k];
+}
+
+#ifdef PASSMAN_ACCEL_DEVICE_LIMITS
+/* The implementation's device (and the kernel `kernel`, NULL: none, where it knows it). */
+static void passman_device_limits(const char *kernel, struct passman_device_limits *lim);
+
+void passman_accel_config(int ndims, const size_t *extent, size_t *global, size_t *local)
+{
+    passman_accel_config_for(NULL, NULL, ndims, extent, global, local);
+}
+#else
+/* The emulation's device: fixed, the same on every host (a warp of 32, 8 compute units,
+   1024 items a block, 1024 x 1024 x 64 per dimension, a grid of any size). */
+static void passman_device_limits(const char *kernel, struct passman_device_limits *lim)
+{
+    (void) kernel;
+    lim->warp = 32;
+    lim->max_group = 1024;
+    lim->max_item[0] = lim->max_item[1] = 1024;
+    lim->max_item[2] = 64;
+    lim->compute_units = 8;
+    lim->max_groups[0] = lim->max_groups[1] = lim->max_groups[2] = 0;
+}
+
+/* The kernel and block of the launch in progress (passman_accel_emu_launch_for). */
+static struct {
+    const char *kernel;
+    const size_t *block;
+} passman_emu_next;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* passman_accel_emu_launch with the kernel's name and the recipe's block (NULL: none), as
+   passman_accel_config_for takes them. */
+void passman_accel_emu_launch_for(const char *kernel, const size_t *block,
+                                  void (*item)(void *args), void *args, int ndims,
+                                  const size_t *extent);
+#ifdef __cplusplus
+}
+#endif
+
+void passman_accel_emu_launch_for(const char *kernel, const size_t *block,
+                                  void (*item)(void *args), void *args, int ndims,
+                                  const size_t *extent)
+{
+    passman_emu_next.kernel = kernel;
+    passman_emu_next.block = block;
+    passman_accel_emu_launch(item, args, ndims, extent);
+    passman_emu_next.kernel = NULL;
+    passman_emu_next.block = NULL;
 }
 
 void passman_accel_config(int ndims, const size_t *extent, size_t *global, size_t *local)
 {
-    static const size_t defaults[3][3] = {{256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
-    size_t block[3];
-    int from_env = passman_block_from_env(block);
-    int k;
+    passman_accel_config_for(passman_emu_next.kernel, passman_emu_next.block, ndims, extent,
+                             global, local);
+}
+#endif
+
+void passman_accel_config_for(const char *kernel, const size_t *block, int ndims,
+                              const size_t *extent, size_t *global, size_t *local)
+{
+    struct passman_device_limits lim;
     if (ndims < 1 || ndims > 3)
         passman_fatal("passman_accel_config: %d dimensions (1 to 3 expected)", ndims);
-    for (k = 0; k < ndims; k++) {
-        size_t l = from_env ? block[k] : defaults[ndims - 1][k];
-        if (!from_env) {
-            size_t p2 = 1;
-            while (p2 < extent[k] && p2 < l)
-                p2 *= 2;
-            l = p2 < l ? p2 : l;
-        }
-        local[k] = l;
-        global[k] = (extent[k] + l - 1) / l * l;
-    }
+    passman_device_limits(kernel, &lim);
+    passman_config_with(kernel, block, ndims, extent, &lim, global, local);
 }
 
 /* ---- device-buffer registry ----------------------------------------------------------- */

@@ -8,6 +8,7 @@
    nvcc -O2 -arch=sm_90 -c passman_accel_cuda.cu */
 #include "passman_accel.h"
 
+#define PASSMAN_ACCEL_DEVICE_LIMITS 1 /* passman_device_limits below */
 #include "passman_accel_common.h"
 
 static void cuda_check(cudaError_t err, const char *file, int line, const char *call)
@@ -103,4 +104,63 @@ extern "C" void passman_accel_copy_from(void *host, const void *dev, size_t elem
     c.kind = cudaMemcpyDeviceToHost;
     passman_count_copy(0, passman_box_copy("passman_accel_copy_from", dev, elem, rank, dims,
                                            offset, count, move_rect, &c));
+}
+
+/* ---- launch configuration ------------------------------------------------------------- */
+
+static struct passman_device_limits cuda_limits;
+static int cuda_limits_ready;
+
+static size_t cuda_attribute(cudaDeviceAttr attr, int device)
+{
+    int v = 0;
+    PASSMAN_CUDA_CHECK(cudaDeviceGetAttribute(&v, attr, device), "cudaDeviceGetAttribute");
+    return v > 0 ? (size_t) v : 0;
+}
+
+/* The current device's limits (queried once): warpSize, maxThreadsPerBlock, maxThreadsDim,
+   multiProcessorCount, maxGridSize. CUDA launchers launch once: the grid must fit. */
+static void passman_device_limits(const char *kernel, struct passman_device_limits *lim)
+{
+    (void) kernel;
+    passman_accel_init();
+    if (!cuda_limits_ready) {
+        int device = 0;
+        PASSMAN_CUDA_CHECK(cudaGetDevice(&device), "cudaGetDevice");
+        cuda_limits.warp = cuda_attribute(cudaDevAttrWarpSize, device);
+        cuda_limits.max_group = cuda_attribute(cudaDevAttrMaxThreadsPerBlock, device);
+        cuda_limits.max_item[0] = cuda_attribute(cudaDevAttrMaxBlockDimX, device);
+        cuda_limits.max_item[1] = cuda_attribute(cudaDevAttrMaxBlockDimY, device);
+        cuda_limits.max_item[2] = cuda_attribute(cudaDevAttrMaxBlockDimZ, device);
+        cuda_limits.compute_units = cuda_attribute(cudaDevAttrMultiProcessorCount, device);
+        cuda_limits.max_groups[0] = cuda_attribute(cudaDevAttrMaxGridDimX, device);
+        cuda_limits.max_groups[1] = cuda_attribute(cudaDevAttrMaxGridDimY, device);
+        cuda_limits.max_groups[2] = cuda_attribute(cudaDevAttrMaxGridDimZ, device);
+        cuda_limits_ready = 1;
+    }
+    *lim = cuda_limits;
+}
+
+/* passman_accel_config_for, with the kernel's own limit on its block (cudaFuncGetAttributes:
+   maxThreadsPerBlock, lower than the device's for a kernel short of registers); `func` is the
+   kernel, `(const void *) k0` (NULL: the device's limits only). */
+extern "C" void passman_accel_config_cuda(const void *func, const char *kernel,
+                                          const size_t *block, int ndims, const size_t *extent,
+                                          size_t *global, size_t *local);
+
+extern "C" void passman_accel_config_cuda(const void *func, const char *kernel,
+                                          const size_t *block, int ndims, const size_t *extent,
+                                          size_t *global, size_t *local)
+{
+    struct passman_device_limits lim;
+    if (ndims < 1 || ndims > 3)
+        passman_fatal("passman_accel_config: %d dimensions (1 to 3 expected)", ndims);
+    passman_device_limits(kernel, &lim);
+    if (func) {
+        cudaFuncAttributes attr;
+        PASSMAN_CUDA_CHECK(cudaFuncGetAttributes(&attr, func), "cudaFuncGetAttributes");
+        if (attr.maxThreadsPerBlock > 0 && (size_t) attr.maxThreadsPerBlock < lim.max_group)
+            lim.max_group = (size_t) attr.maxThreadsPerBlock;
+    }
+    passman_config_with(kernel, block, ndims, extent, &lim, global, local);
 }

@@ -18,6 +18,7 @@
 #include <CL/cl.h>
 #include <unistd.h>
 
+#define PASSMAN_ACCEL_DEVICE_LIMITS 1 /* passman_device_limits below */
 #include "passman_accel_common.h"
 
 /* ---- errors --------------------------------------------------------------------------- */
@@ -80,6 +81,7 @@ struct kernel {
     char *name;
     cl_kernel handle;
     size_t max_group; /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t warp;      /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
 };
 
 static struct {
@@ -88,6 +90,10 @@ static struct {
     cl_context context;
     cl_command_queue queue;
     size_t max_item[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES */
+    size_t max_group;   /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t units;       /* CL_DEVICE_MAX_COMPUTE_UNITS */
+    size_t warp;        /* the device's warp (device_warp) */
+    size_t max_global;  /* work-items per dimension of one launch (CL_DEVICE_ADDRESS_BITS) */
     char *source;       /* registered with passman_accel_opencl_source */
     cl_program program;
     struct kernel *kernels;
@@ -163,15 +169,51 @@ static cl_device_id choose_device(void)
     return d;
 }
 
+/* The device's warp for launches that name no kernel: the vendor's (NVIDIA warp, AMD
+   wavefront), else OpenCL 3.0's preferred work-group size multiple, else 32. A kernel's own
+   CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE replaces it for that kernel's launches. */
+static size_t device_warp(cl_device_id d)
+{
+    char extensions[8192] = "";
+    cl_uint u = 0;
+    size_t s = 0;
+    clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, sizeof extensions - 1, extensions, NULL);
+    if (strstr(extensions, "cl_nv_device_attribute_query") &&
+        clGetDeviceInfo(d, 0x4003 /* CL_DEVICE_WARP_SIZE_NV */, sizeof u, &u, NULL) ==
+            CL_SUCCESS && u > 0)
+        return u;
+    if (strstr(extensions, "cl_amd_device_attribute_query") &&
+        clGetDeviceInfo(d, 0x4043 /* CL_DEVICE_WAVEFRONT_WIDTH_AMD */, sizeof u, &u, NULL) ==
+            CL_SUCCESS && u > 0)
+        return u;
+    if (clGetDeviceInfo(d, 0x1067 /* CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, 3.0 */,
+                        sizeof s, &s, NULL) == CL_SUCCESS && s > 0)
+        return s;
+    return 32;
+}
+
 void passman_accel_init(void)
 {
     cl_int err;
+    cl_uint units, bits;
     if (ocl.ready)
         return;
     ocl.device = choose_device();
     PASSMAN_CL_CHECK(clGetDeviceInfo(ocl.device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof ocl.max_item,
                              ocl.max_item, NULL),
              "clGetDeviceInfo");
+    PASSMAN_CL_CHECK(clGetDeviceInfo(ocl.device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
+                                     sizeof ocl.max_group, &ocl.max_group, NULL),
+                     "clGetDeviceInfo");
+    PASSMAN_CL_CHECK(clGetDeviceInfo(ocl.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units,
+                                     &units, NULL),
+                     "clGetDeviceInfo");
+    PASSMAN_CL_CHECK(clGetDeviceInfo(ocl.device, CL_DEVICE_ADDRESS_BITS, sizeof bits, &bits,
+                                     NULL),
+                     "clGetDeviceInfo");
+    ocl.units = units;
+    ocl.max_global = bits < 8 * sizeof(size_t) ? ((size_t) 1 << bits) - 1 : (size_t) -1;
+    ocl.warp = device_warp(ocl.device);
     ocl.context = clCreateContext(NULL, 1, &ocl.device, NULL, NULL, &err);
     PASSMAN_CL_CHECK(err, "clCreateContext");
     ocl.queue = clCreateCommandQueue(ocl.context, ocl.device, 0, &err);
@@ -417,6 +459,10 @@ void *passman_accel_kernel(const char *name)
     PASSMAN_CL_CHECK_AT(clGetKernelWorkGroupInfo(k->handle, ocl.device, CL_KERNEL_WORK_GROUP_SIZE,
                                          sizeof k->max_group, &k->max_group, NULL),
                 "clGetKernelWorkGroupInfo", name);
+    PASSMAN_CL_CHECK_AT(clGetKernelWorkGroupInfo(k->handle, ocl.device,
+                                                 CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                                                 sizeof k->warp, &k->warp, NULL),
+                        "clGetKernelWorkGroupInfo", name);
     k->name = (char *) passman_xrealloc(NULL, strlen(name) + 1);
     strcpy(k->name, name);
     ocl.nkernels++;
@@ -442,20 +488,67 @@ void passman_accel_arg(void *kernel, int index, size_t size, const void *value)
                 "clSetKernelArg", detail);
 }
 
-void passman_accel_launch(void *kernel, int ndims, const size_t *extent)
+/* The device's limits, and those of the kernel `kernel` once passman_accel_kernel made it:
+   its CL_KERNEL_WORK_GROUP_SIZE and CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE. No grid
+   limit: passman_accel_launch_for strip-mines what one launch cannot take. */
+static void passman_device_limits(const char *kernel, struct passman_device_limits *lim)
+{
+    size_t i;
+    passman_accel_init();
+    lim->warp = ocl.warp;
+    lim->max_group = ocl.max_group;
+    lim->max_item[0] = ocl.max_item[0];
+    lim->max_item[1] = ocl.max_item[1];
+    lim->max_item[2] = ocl.max_item[2];
+    lim->compute_units = ocl.units;
+    lim->max_groups[0] = lim->max_groups[1] = lim->max_groups[2] = 0;
+    for (i = 0; kernel && i < ocl.nkernels; i++)
+        if (strcmp(ocl.kernels[i].name, kernel) == 0) {
+            if (ocl.kernels[i].max_group < lim->max_group)
+                lim->max_group = ocl.kernels[i].max_group;
+            if (ocl.kernels[i].warp > 0)
+                lim->warp = ocl.kernels[i].warp;
+            break;
+        }
+}
+
+/* The most work-groups per dimension in one launch: what the device's addresses allow, and
+   env PASSMAN_OPENCL_MAX_GRID ("65535", "1024x65535x65535"; missing components: no limit),
+   which makes the strip-mining testable on any device. */
+static void max_grid(const size_t *local, size_t *groups)
+{
+    const char *v = getenv("PASSMAN_OPENCL_MAX_GRID");
+    size_t env[3] = {0, 0, 0};
+    int d;
+    if (v && *v && passman_parse_sizes(v, env, (size_t) -1, (size_t) -1) <= 0)
+        passman_fatal("PASSMAN_OPENCL_MAX_GRID=%s: expected 1 to 3 positive numbers of "
+                      "work-groups such as 65535 or 1024x65535x65535", v);
+    for (d = 0; d < 3; d++) {
+        groups[d] = ocl.max_global / local[d];
+        if (env[d] && env[d] < groups[d])
+            groups[d] = env[d];
+    }
+}
+
+/* passman_accel_launch with the recipe's block for the kernel (`block`: ndims sizes, NULL:
+   none; see passman_accel_config_for). */
+void passman_accel_launch_for(void *kernel, const size_t *block, int ndims, const size_t *extent);
+
+void passman_accel_launch_for(void *kernel, const size_t *block, int ndims, const size_t *extent)
 {
     struct kernel *k = kernel_entry(kernel);
-    size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, items;
+    size_t global[3] = {1, 1, 1}, local[3] = {1, 1, 1}, groups[3], offset[3], size[3], items;
+    size_t strips, s;
     double start;
     int d;
     if (!k)
         passman_fatal("passman_accel_launch: %p is not a kernel from passman_accel_kernel",
                       kernel);
-    passman_accel_config(ndims, extent, global, local);
+    passman_accel_config_for(k->name, block, ndims, extent, global, local);
     for (d = 0; d < ndims; d++)
         if (global[d] == 0)
             return;
-    /* Fit the work-group to the device and the kernel: halve its largest side. */
+    /* An override the device or the kernel cannot take: halve the largest side. */
     for (;;) {
         int big = 0;
         items = local[0] * local[1] * local[2];
@@ -471,10 +564,22 @@ void passman_accel_launch(void *kernel, int ndims, const size_t *extent)
         local[big] /= 2;
         global[big] = (extent[big] + local[big] - 1) / local[big] * local[big];
     }
+    /* A grid larger than one launch takes: strips, each with its global offset. */
+    max_grid(local, groups);
+    strips = passman_strips(ndims, global, local, groups, 0, offset, size);
     start = passman_accel_time();
-    PASSMAN_CL_CHECK_AT(clEnqueueNDRangeKernel(ocl.queue, (cl_kernel) kernel, (cl_uint) ndims, NULL,
-                                       global, local, 0, NULL, NULL),
-                "clEnqueueNDRangeKernel", k->name);
+    for (s = 0; s < strips; s++) {
+        passman_strips(ndims, global, local, groups, s, offset, size);
+        PASSMAN_CL_CHECK_AT(clEnqueueNDRangeKernel(ocl.queue, (cl_kernel) kernel, (cl_uint) ndims,
+                                                   strips > 1 ? offset : NULL, size, local, 0,
+                                                   NULL, NULL),
+                            "clEnqueueNDRangeKernel", k->name);
+    }
     PASSMAN_CL_CHECK_AT(clFinish(ocl.queue), "clFinish", k->name);
     passman_accel_launched(passman_accel_time() - start);
+}
+
+void passman_accel_launch(void *kernel, int ndims, const size_t *extent)
+{
+    passman_accel_launch_for(kernel, NULL, ndims, extent);
 }

@@ -60,6 +60,7 @@ from passman.astutil import copy_node, replace_child, walk
 from ..cfacts.folding import simplify
 from ..cfacts.names import fresh_name, pointer_declaration, where
 from ..poly.c_expr import pw_aff_to_c
+from ..poly.facts import extent_set
 from ..poly.regions import hull_is_exact, rectangular_hull
 
 HEADER = "passman_accel.h"
@@ -99,23 +100,39 @@ def _element(name: str, rank: int) -> c_ast.Node:
     return e
 
 
-def _from_zero(region):
-    """The region without its negative indices.
+def _in_bounds(region, facts=None, declared=()):
+    """The region without the indices outside the array's declared extents.
 
     A region over-approximates: ``g[i][j - 1]`` with ``j >= 1 + (i + c) % 2`` reaches ``j - 1 ==
-    -1`` for a negative ``c`` the program never passes. An index below 0 is outside the array
-    (undefined behaviour in C), and a box starting there would be copied from outside it.
+    -1`` for a negative ``c`` the program never passes; a hull of reads through a call may
+    lose the relation to the caller's index. An index outside its dimension is undefined
+    behaviour in C, and a box reaching there would be copied from outside the array. Indices
+    are kept from 0; below the extents the declaration gives (``declared``, C expressions;
+    None for a pointer's first dimension) when ``facts`` can read them.
     """
     s = region.set
     for k in range(region.rank):
         s = s.add_constraint(isl.Constraint.inequality_alloc(isl.LocalSpace.from_space(s.get_space())).set_coefficient_val(_DT.set, k, 1))
+    if facts is not None and declared:
+        try:
+            box = None
+            for e in declared:
+                d = extent_set(facts, e)
+                box = d if box is None else box.flat_product(d)
+            if s.has_tuple_id():
+                box = box.set_tuple_id(s.get_tuple_id())
+            box = box.align_params(s.get_space())
+            s = s.align_params(box.get_space()).intersect(box)
+        except isl.Error:
+            pass
     return replace(region, set=s)
 
 
-def _box(region, extents: tuple[c_ast.Node, ...]) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
+def _box(region, extents: tuple[c_ast.Node, ...], facts=None,
+         declared: tuple = ()) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
     """Offsets and counts of a region's rectangular hull (the whole extent where unbounded)."""
     offsets, counts = [], []
-    for (lo, hi), ext in zip(rectangular_hull(_from_zero(region)), extents, strict=True):
+    for (lo, hi), ext in zip(rectangular_hull(_in_bounds(region, facts, declared)), extents, strict=True):
         lo = lo if lo is not None else _int(0)
         hi = hi if hi is not None else c_ast.BinaryOp("-", copy_node(ext), _int(1))
         span = simplify(c_ast.BinaryOp("+", c_ast.BinaryOp("-", copy_node(hi), copy_node(lo)), _int(1)))
@@ -223,6 +240,7 @@ def _transfers(module: Module, stmt: c_ast.Node, tables, facts, what: str) -> tu
         if changed is not None:
             raise PassFailed(f"{where(changed)}: cannot isolate {what}: it changes the pointer {name} itself")
         extents = list(shape.extents)
+        declared = tuple(shape.extents)
         if extents and extents[0] is None:  # a pointer or ``x[]``: as far as the statement reaches
             extents[0] = _reach(name, [r for r in (read, write) if r is not None])
         if any(e is None for e in extents):
@@ -248,7 +266,7 @@ def _transfers(module: Module, stmt: c_ast.Node, tables, facts, what: str) -> tu
             if region is None or region.set.is_empty():
                 continue
             try:
-                offsets, counts = _box(region, shape.extents)
+                offsets, counts = _box(region, shape.extents, facts, declared)
             except (TypeError, ValueError) as err:
                 raise PassFailed(f"{where(stmt)}: cannot isolate {what}: the region of {name} has no hull "
                                  f"in C ({err})") from None

@@ -16,9 +16,10 @@ import time
 from pathlib import Path
 
 from .campaign import Result, campaign, describe, table
-from .case import MODES, make_case
+from .case import EXTRA_MODES, MODES, make_case
 from .oracle import (
     Verdict,
+    check_accel,
     check_api,
     check_openmp,
     header_options,
@@ -32,7 +33,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m passman.fuzz", description=__doc__.split("\n")[0])
     p.add_argument("--cases", type=int, default=50, help="cases per mode (default 50)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first case (case k: seed + k)")
-    p.add_argument("--mode", choices=[*MODES, "both"], default="both")
+    p.add_argument("--mode", choices=[*MODES, *EXTRA_MODES, "both"], default="both",
+                   help="both: openmp and api; accel (the accelerator recipe on the emulation) when named")
     p.add_argument("--jobs", type=int, default=2, help="cases run at once (default 2)")
     p.add_argument("--timeout", type=float, default=30, help="seconds passman may take per case")
     p.add_argument("--shrink", action="store_true", help="shrink the failing cases")
@@ -52,7 +54,10 @@ def check_files(files: list[str], timeout: float) -> int:
     for name in files:
         text = Path(name).read_text()
         limit = header_timeout(text) or timeout
-        verdicts: list[Verdict] = [check_openmp(text, header_options(text), limit)]
+        if "passman-mode: accel" in text:
+            verdicts: list[Verdict] = [check_accel(text, header_options(text), limit)]
+        else:
+            verdicts = [check_openmp(text, header_options(text), limit)]
         steps = header_steps(text)
         if steps is not None:
             verdicts.append(check_api(text, steps, timeout=limit))

@@ -14,11 +14,13 @@ import random
 from dataclasses import dataclass, field
 
 from .generator import generate
-from .oracle import Verdict, check_api, check_openmp
+from .oracle import Verdict, check_accel, check_api, check_openmp
 from .program import Program, render
 from .steps import Step, plan, positioned
 
 MODES = ("openmp", "api")
+#: modes run only when named (``--mode accel``): the accelerator recipe on the CPU emulation
+EXTRA_MODES = ("accel",)
 #: recipe options of the openmp mode, each drawn with its probability
 OPTIONS = (
     (0.5, "--set min_work=0"),
@@ -41,11 +43,19 @@ class Case:
     steps: list[Step] = field(default_factory=list)
 
 
-def draw_options(seed: int) -> list[str]:
+#: recipe options of the accel mode
+ACCEL_OPTIONS = (
+    (0.3, "--set max_dims=1"),
+    (0.2, "--set transfers=naive"),
+    (0.2, "--set promote=false"),
+)
+
+
+def draw_options(seed: int, table: tuple = OPTIONS) -> list[str]:
     """The openmp-mode recipe options of ``seed``."""
     rng = random.Random(f"options:{seed}")
     out: list[str] = []
-    for probability, option in OPTIONS:
+    for probability, option in table:
         if rng.random() < probability:
             out += option.split()
     return out
@@ -53,11 +63,13 @@ def draw_options(seed: int) -> list[str]:
 
 def make_case(seed: int, mode: str) -> Case:
     """The case of ``seed`` in ``mode``."""
-    if mode not in MODES:
-        raise ValueError(f"unknown mode {mode!r} (expected one of {', '.join(MODES)})")
+    if mode not in MODES + EXTRA_MODES:
+        raise ValueError(f"unknown mode {mode!r} (expected one of {', '.join(MODES + EXTRA_MODES)})")
     program = generate(seed)
     if mode == "openmp":
         return Case(seed, mode, program, options=draw_options(seed))
+    if mode == "accel":
+        return Case(seed, mode, program, options=draw_options(seed, ACCEL_OPTIONS))
     return Case(seed, mode, program, steps=plan(render(program).loops, seed))
 
 
@@ -71,5 +83,7 @@ def judge(case: Case, timeout: float = 30) -> Verdict:
     rendered = render(case.program)
     if case.mode == "openmp":
         return check_openmp(rendered.text, case.options, timeout)
+    if case.mode == "accel":
+        return check_accel(rendered.text, case.options, timeout)
     counts = {f: len(loops) for f, loops in rendered.loops.items()}
     return check_api(rendered.text, positioned(case.steps, rendered.loops), counts, timeout)

@@ -205,6 +205,61 @@ def check_openmp(
         return verdict
 
 
+def accel_command(source: str, out: str, options: Sequence[str] = ()) -> list[str]:
+    """The command line of the ``accel`` mode (the recipe builds with the emulation backend)."""
+    return [sys.executable, "-m", "passman.cli", "run", "accel", source, "-o", out, "--build", *options]
+
+
+#: the accel mode's runs: work-items in order, then shuffled, with guard zones around buffers
+ACCEL_RUNS = ({"PASSMAN_ACCEL_CHECK": "1"}, {"PASSMAN_ACCEL_CHECK": "1", "PASSMAN_ACCEL_SHUFFLE": "1"})
+
+
+def check_accel(text: str, options: Sequence[str] = (), timeout: float = 30) -> Verdict:
+    """Classify ``text`` through ``passman run accel`` (kernels, transfers, the CPU emulation).
+
+    The emulation's device buffers start as garbage and are separate from the host's arrays,
+    so a missing transfer shows; a shuffled order of work-items shows a kernel whose
+    work-items depend on each other. ``refused``: no kernel was launched.
+    """
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="passman-fuzz-") as tmp:
+        root = Path(tmp)
+        source = root / "prog.c"
+        source.write_text(text)
+        reference, why = _reference(source, root / "ref")
+        if reference is None:
+            return Verdict("invalid", "accel", why, seconds=time.perf_counter() - start)
+        argv = accel_command("prog.c", "out", options)
+        res = run(argv[0], argv[1:], cwd=root, timeout=timeout)
+        verdict = Verdict("same", "accel", stderr=res.stderr, limit=timeout)
+        binary = root / "out" / "prog"
+        if res.timed_out:
+            verdict.kind, verdict.detail = "timeout", f"passman ran past {timeout:g} s"
+        elif "error: build failed" in res.stderr or (res.returncode != 0 and "make" in res.stderr):
+            verdict.kind, verdict.detail = "compile_error", res.stderr.strip().splitlines()[-1][:300]
+        elif why := _passman_failed(res):
+            verdict.kind, verdict.detail = "traceback", why
+        elif not binary.exists():
+            verdict.kind, verdict.detail = "compile_error", "passman built no program"
+        else:
+            texts = "".join(p.read_text() for p in (root / "out").glob("*.c"))
+            for extra in ACCEL_RUNS:
+                got = run(binary, env={**os.environ, "OMP_NUM_THREADS": "2", **extra}, timeout=RUN_LIMIT)
+                if got.timed_out:
+                    verdict.kind, verdict.detail = "timeout", f"the transformed program ran past {RUN_LIMIT:g} s"
+                elif got.returncode != 0:
+                    verdict.kind, verdict.detail = "crash", f"exit status {got.returncode}: {got.stderr[:300]}"
+                elif not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
+                    verdict.kind = "wrong"
+                    verdict.detail = f"{extra}: {first_difference(reference.stdout, got.stdout)}"
+                if verdict.kind != "same":
+                    break
+            if verdict.kind == "same" and "passman_accel_emu_launch(" not in texts:
+                verdict.kind = "refused"
+        verdict.seconds = time.perf_counter() - start
+        return verdict
+
+
 def check_api(
     text: str, steps: Sequence[Step], counts: dict[str, int] | None = None, timeout: float = 30
 ) -> Verdict:

@@ -414,6 +414,9 @@ def save(case: Case, verdict: Verdict, directory: str | Path) -> Path:
     ]
     if case.mode == "openmp":
         header.append(f"Or: passman run openmp {path.name} -o out {options}".rstrip())
+    if case.mode == "accel":
+        header.append(f"Or: passman run accel {path.name} -o out --build --run {options}".rstrip())
+        header.append("passman-mode: accel")
     header.append(_comment(f"Problem: {verdict.detail}"[:400]))
     if options:
         header.append(f"passman-options: {options}")
