@@ -500,12 +500,17 @@ def register_manifests(directory: str | Path, *, skip_existing: bool = False) ->
 # ---------------------------------------------------------------------------
 
 
-def link_requirements(ws: Any, target: str = "cpu") -> Implementation:
-    """What the stubs ``ws`` uses need on ``target``: the union of their implementations.
+def link_requirements(ws: Any, target: str = "cpu", brokers: tuple[str, ...] = ()) -> Implementation:
+    """What the stubs ``ws`` uses need on ``target``: the union of their implementations, and
+    those of the ``brokers`` named (code a backend writes calls them: the accelerator runtime).
 
     Raises :class:`InvalidInput` when a used library has no implementation there.
     """
     impl = Implementation()
+    for name in brokers:
+        broker = BROKERS.get(name)
+        if broker is not None:
+            impl = impl.merged(broker.full_implementation(target))
     # libraries every program links (libc, libm) last: the others may depend on them
     always = {b.name for b in BROKERS if b.always}
     for stub in sorted(ws.used_stubs(), key=lambda s: s.broker in always):
@@ -515,7 +520,7 @@ def link_requirements(ws: Any, target: str = "cpu") -> Implementation:
     return impl
 
 
-def extend_plan(plan: BuildPlan, ws: Any, target: str = "cpu") -> BuildPlan:
+def extend_plan(plan: BuildPlan, ws: Any, target: str = "cpu", brokers: tuple[str, ...] = ()) -> BuildPlan:
     """Add the library part of ``ws`` for ``target`` to ``plan`` (in place; returned).
 
     Implementation sources are copied into the build folder under
@@ -524,7 +529,7 @@ def extend_plan(plan: BuildPlan, ws: Any, target: str = "cpu") -> BuildPlan:
     """
     from .builder import SourceFile
 
-    impl = link_requirements(ws, target)
+    impl = link_requirements(ws, target, brokers)
     have = {str(s.path) for s in plan.sources}
     for src in impl.sources:
         rel = f"passman_lib/{src.name}"

@@ -187,9 +187,10 @@ class AccelEmulationBackend:
         """Write the sources into ``directory`` and return the build plan."""
         texts = {cu.name: render_unit(cu)[0] for cu in ws.compilation_units if not cu.is_stub}
         plan = host_plan(ws, directory, texts, options)
-        if any("passman_accel_emu_launch(" in t for t in texts.values()):
+        launches = any("passman_accel_emu_launch(" in t for t in texts.values())
+        if launches:
             ws.enable_broker("accel")
-        return extend_plan(plan, ws, "cpu")
+        return extend_plan(plan, ws, "cpu", ("accel",) if launches else ())  # the launches call it
 
 
 def host_plan(ws: Any, directory: Path, texts: dict[str, str], options: dict[str, Any]) -> BuildPlan:

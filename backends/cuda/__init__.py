@@ -106,4 +106,4 @@ class CUDABackend:
             nvcc = list(options.get("nvcc_flags", ["-O2"])) + [f"-arch={options.get('arch', 'sm_90')}"]
             plan.sources.append(SourceFile(Path(KERNELS), "nvcc", nvcc))
         ws.enable_broker("accel")
-        return extend_plan(plan, ws, "cuda")
+        return extend_plan(plan, ws, "cuda", ("accel",) if "<<<" in kernels else ())  # the launchers call it

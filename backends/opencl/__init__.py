@@ -206,4 +206,5 @@ class OpenCLBackend:
         plan = host_plan(ws, directory, hosts, options)
         atomic_write_text(directory / KERNELS, kernels)
         ws.enable_broker("accel")
-        return extend_plan(plan, ws, "opencl")
+        launches = any("passman_accel_launch" in t for t in hosts.values())
+        return extend_plan(plan, ws, "opencl", ("accel",) if launches else ())  # the launchers call it
