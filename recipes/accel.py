@@ -54,7 +54,7 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
         for name in names:
             before = ws.checkpoint()
             try:
-                ws.apply("gpu_ify", ws[name], max_dims=max_dims)
+                ws.apply("gpu_ify", ws[name], max_dims=max_dims, nested_reductions=not promote)
                 done += 1
             except PassFailed as why:
                 if verbose:

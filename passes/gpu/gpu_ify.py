@@ -63,6 +63,8 @@ Properties:
 - label: the loop to map (default: every outermost parallel nest)
 - max_dims: the most loops mapped onto device dimensions (1 to 3)
 - prefix: prefix of the new functions' names (``p4a`` gives p4a_kernel_0, p4a_launcher_0)
+- nested_reductions: map a reduction loop nested in a sequential loop (false: leave it on the
+  host, for gpu_promote_sequential)
 """
 
 from __future__ import annotations
@@ -151,13 +153,17 @@ def device_obstacle(module: Module, stmt: c_ast.Node) -> str | None:
     return None
 
 
-def _choose(module: Module, site, verdicts, max_dims: int) -> tuple[Nest | None, str | None]:
+def _choose(module: Module, site, verdicts, max_dims: int,
+            nested_reductions: bool = True) -> tuple[Nest | None, str | None]:
     verdict = verdicts[site.label]
     if not verdict.parallel:
         return None, "; ".join(verdict.reasons) or "it is not parallel"
     why = _host_reason(module, verdict, site)
     if why:
         return None, why
+    if verdict.reductions and site.outer is not None and not nested_reductions:
+        return None, ("its reduction is inside a sequential loop (nested_reductions=false: its partial "
+                      "values would come back at every iteration; gpu_promote_sequential can move it)")
     sites = [site]
     while len(sites) < (1 if verdict.reductions else max_dims):  # a reduction: one partial per i
         inner = _single_loop(sites[-1].node.stmt)
@@ -441,7 +447,8 @@ def _pass_globals(module: Module, name: str) -> None:
 
 
 @transformation(scope="module", reads=["function_scope", "parallel_loops", "scops"])
-def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p4a") -> None:
+def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p4a",
+            nested_reductions: bool = True) -> None:
     """Map each outermost parallel loop nest to a kernel and a launcher (see the module docstring)."""
     if not 1 <= max_dims <= 3:
         raise InvalidInput(f"error: gpu_ify: max_dims must be 1, 2 or 3, not {max_dims}")
@@ -455,7 +462,7 @@ def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p
     refused: list[str] = []
 
     def visit(site) -> None:
-        nest, why = _choose(module, site, verdicts, max_dims)
+        nest, why = _choose(module, site, verdicts, max_dims, nested_reductions)
         if nest is None:
             refused.append(f"{where(site.node)}: loop {site.label} of {module.name} stays on the host: {why}")
             for c in site.children:
@@ -469,7 +476,7 @@ def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p
         chosen.append((nest, box))
 
     if label:
-        nest, why = _choose(module, loops[label], verdicts, max_dims)
+        nest, why = _choose(module, loops[label], verdicts, max_dims, nested_reductions)
         if nest is None:
             raise PassFailed(f"{where(loops[label].node)}: loop {label} of {module.name} stays on the host: {why}")
         box = _box_from_scop(module, nest) or _box_from_headers(nest)
