@@ -199,7 +199,7 @@ class _Plan:
             self.sizes[k] = allocated
         if shape is not None and shape.extents and shape.extents[0] is None and allocated is None:
             # a pointer (``double (*A)[N] = malloc(...)``): as far as the function reaches
-            regions = [r for n in walk(self.module.ast.body) for r in self.rw.of(n)
+            regions = [r for n in self.scope_items(decl) for r in self.rw.of(n)
                        if r.var == decl.name and r.rank == shape.rank]
             reach = _reach(decl.name, regions) if regions else None
             if reach is not None and not any(
@@ -213,6 +213,15 @@ class _Plan:
             self.sizes[k] = _size(decl, shape)
         self.decls[k], self.shapes[k] = decl, shape
         return k
+
+    def scope_items(self, decl) -> list[c_ast.Node]:
+        """The statements of the block that declares ``decl`` (the function's body for a formal or
+        a global): their regions name only variables visible where the array is."""
+        body = self.module.ast.body
+        for n in walk(body):
+            if isinstance(n, c_ast.Compound) and any(x is decl for x in n.block_items or []):
+                return list(n.block_items)
+        return list(body.block_items or [])
 
     def allocation(self, decl) -> c_ast.Node | None:
         """The bytes of ``T *p = malloc(e)`` (``calloc(a, b)``: ``a * b``) when ``p`` and ``e``'s
