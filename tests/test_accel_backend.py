@@ -34,7 +34,7 @@ def test_corpus_program_on_the_emulation_in_any_order(files, tmp_path, request):
     recipe_entry(load_recipe("accel"))(ws)
     ws.build("accel", tmp_path / "accel")
     text = "".join(p.read_text() for p in (tmp_path / "accel").glob("*.c"))
-    launches = text.count("passman_accel_emu_launch(")
+    launches = text.count("passman_accel_emu_launch_for(")
     if program_id(files) in MAPPED:
         assert launches, "no launch"
     for env in ({}, {"PASSMAN_ACCEL_SHUFFLE": "1"}, {"PASSMAN_ACCEL_SHUFFLE": "1", "PASSMAN_ACCEL_SEED": "7"}):
@@ -85,9 +85,26 @@ def test_triangular_nest_over_ragged_blocks_writes_nothing_outside(block, tmp_pa
     recipe_entry(load_recipe("accel"))(ws)
     ws.build("accel", tmp_path / "accel")
     text = "".join(p.read_text() for p in (tmp_path / "accel").glob("*.c"))
-    assert text.count("passman_accel_emu_launch(") >= 3
+    assert text.count("passman_accel_emu_launch_for(") >= 3
     assert "if (j >= i && j < i + 13)" in text or "if (j >= i && j <= i + 12)" in text, text
     for shuffle in ("0", "1"):
         got = ws.run(env={"PASSMAN_ACCEL_BLOCK": block, "PASSMAN_ACCEL_CHECK": "1", "PASSMAN_ACCEL_SHUFFLE": shuffle})
         assert got.returncode == 0, got.stderr[-2000:]
         assert got.stdout == expected.stdout
+
+
+def test_a_block_chosen_by_the_recipe_reaches_the_launch(tmp_path):
+    """gpu_ify{block=...} writes ``block(...)`` on the launch; the emulation's launch takes it
+    (PASSMAN_ACCEL_BLOCK_<kernel> overrides it); the output stays the original's."""
+    reference = Workspace.from_code(TRIANGLE, "t.c")
+    reference.build("c", tmp_path / "ref")
+    expected = reference.run().stdout
+    ws = Workspace.from_code(TRIANGLE, "t.c")
+    ws.apply("gpu_ify", ws["main"], block="16x4")
+    assert "#pragma passman launch p4a_kernel_0 block(16, 4)" in ws.compilation_units[0].code
+    ws.apply("kernel_data_mapping")
+    ws.build("accel", tmp_path / "accel")
+    text = "".join(p.read_text() for p in (tmp_path / "accel").glob("*.c"))
+    assert 'passman_accel_emu_launch_for("p4a_kernel_0", (const size_t []){16, 4},' in text
+    assert ws.run().stdout == expected
+    assert ws.run(env={"PASSMAN_ACCEL_BLOCK_p4a_kernel_2": "8x2"}).stdout == expected

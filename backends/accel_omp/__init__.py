@@ -22,6 +22,7 @@ Options: ``cc`` (default ``gcc``), ``cflags`` (default ``["-O2"]``),
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ from typing import Any
 import jinja2
 from pycparser import c_ast
 
-from passman.astutil import copy_node
+from passman.astutil import copy_node, walk
 from passman.brokers import extend_plan
 from passman.builder import BuildPlan, SourceFile, package_template
 from passman.errors import InvalidInput
@@ -52,6 +53,16 @@ class Launch:
     kernel: str
     loops: list[tuple[str, c_ast.Node, c_ast.Node]]  # (index, lowest, highest)
     args: list[c_ast.Node]
+    #: the block the recipe chose (``#pragma passman launch K block(32,8)``), dimension 0 first
+    block: tuple[int, ...] = ()
+
+    @property
+    def block_c(self) -> str:
+        """The block as a C argument: ``(const size_t []){32, 8}``, or ``NULL``."""
+        return f"(const size_t []){{{', '.join(map(str, self.block))}}}" if self.block else "NULL"
+
+
+_BLOCK = re.compile(r"\bblock\(\s*(\d+(?:\s*,\s*\d+){0,2})\s*\)")
 
 
 def _launch_pragma(items: list[c_ast.Node]) -> tuple[int, str] | None:
@@ -59,6 +70,15 @@ def _launch_pragma(items: list[c_ast.Node]) -> tuple[int, str] | None:
         if isinstance(n, c_ast.Pragma) and n.string.startswith("passman launch "):
             return k, n.string.split()[2]
     return None
+
+
+def launch_block(func: c_ast.FuncDef) -> tuple[int, ...]:
+    """The ``block(...)`` clause of a launcher's pragma (empty: none)."""
+    for n in walk(func.body):
+        if isinstance(n, c_ast.Pragma) and n.string.startswith("passman launch "):
+            m = _BLOCK.search(n.string)
+            return tuple(int(x) for x in m.group(1).split(",")) if m else ()
+    return ()
 
 
 def parse_launcher(func: c_ast.FuncDef) -> Launch | None:
@@ -90,7 +110,7 @@ def parse_launcher(func: c_ast.FuncDef) -> Launch | None:
     if not (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name == kernel):
         raise InvalidInput(f"error: launcher {func.decl.name}: the launch of {kernel} is not a loop nest around "
                            "one call (was it edited after gpu_ify?)")
-    return Launch(func, kernel, loops, list(node.args.exprs) if node.args else [])
+    return Launch(func, kernel, loops, list(node.args.exprs) if node.args else [], launch_block(func))
 
 
 def parameters(func: c_ast.FuncDef) -> list[c_ast.Decl]:
@@ -141,6 +161,7 @@ def render_launcher(launch: Launch) -> str:
     return _template("launcher.c.j2").render(
         name=name, kernel=launch.kernel, ndims=m, fields=fields, dims=dims, guard=guard,
         args=", ".join(arg(e) for e in launch.args), signature=signature, assigns=assigns,
+        block=launch.block_c,
     )
 
 
@@ -187,7 +208,7 @@ class AccelEmulationBackend:
         """Write the sources into ``directory`` and return the build plan."""
         texts = {cu.name: render_unit(cu)[0] for cu in ws.compilation_units if not cu.is_stub}
         plan = host_plan(ws, directory, texts, options)
-        launches = any("passman_accel_emu_launch(" in t for t in texts.values())
+        launches = any("passman_accel_emu_launch_for(" in t for t in texts.values())
         if launches:
             ws.enable_broker("accel")
         return extend_plan(plan, ws, "cpu", ("accel",) if launches else ())  # the launches call it

@@ -79,7 +79,7 @@ def render_launcher(launch: Launch, kernel: c_ast.FuncDef) -> str:
     return package_template(__package__, "launcher.cu.j2").render(
         name=launch.function.decl.name, kernel=launch.kernel,
         params=[handle_declaration(p) for p in parameters(launch.function)],
-        args=args, ndims=m,
+        args=args, ndims=m, block=launch.block_c,
         dims=[{"k": k, "axis": m - 1 - k, "lo": to_c(lo), "hi": to_c(hi)} for k, (_, lo, hi) in enumerate(launch.loops)],
     )
 

@@ -128,7 +128,7 @@ def render_launcher(launch: Launch) -> str:
     m = len(launch.loops)
     return _template("launcher.c.j2").render(
         name=func.decl.name, kernel=launch.kernel, signature=to_c(func.decl).rstrip(";\n "),
-        args=args, ndims=m,
+        args=args, ndims=m, block=launch.block_c,
         dims=[{"k": k, "axis": m - 1 - k, "lo": to_c(lo), "hi": to_c(hi)}
               for k, (_, lo, hi) in enumerate(launch.loops)],
     )

@@ -83,6 +83,9 @@ void passman_accel_opencl_source(const char *text);
 void passman_accel_arg(void *kernel, int index, size_t size, const void *value);
 /* Configures (passman_accel_config), enqueues, waits for the end, counts the launch. */
 void passman_accel_launch(void *kernel, int ndims, const size_t *extent);
+/* The same with the block the recipe chose (NULL: none; see passman_accel_config_for), strip-
+   mined when the grid is larger than the device takes. */
+void passman_accel_launch_for(void *kernel, const size_t *block, int ndims, const size_t *extent);
 
 /* ---- emulation host API (passman_accel_omp.c) ----------------------------------------- */
 
@@ -92,6 +95,17 @@ void passman_accel_launch(void *kernel, int ndims, const size_t *extent);
    PASSMAN_ACCEL_SEED, default 1). Counts the launch. */
 void passman_accel_emu_launch(void (*item)(void *args), void *args, int ndims,
                               const size_t *extent);
+/* The same for the kernel named `kernel` with the block the recipe chose (NULL: none). */
+void passman_accel_emu_launch_for(const char *kernel, const size_t *block,
+                                  void (*item)(void *args), void *args, int ndims,
+                                  const size_t *extent);
+
+/* ---- CUDA host API (passman_accel_cuda.cu) -------------------------------------------- */
+
+/* passman_accel_config_for with the device's and the kernel `func`'s limits (its threads per
+   block), for a CUDA launcher. */
+void passman_accel_config_cuda(const void *func, const char *kernel, const size_t *block, int ndims,
+                               const size_t *extent, size_t *global, size_t *local);
 
 #ifdef __cplusplus
 }

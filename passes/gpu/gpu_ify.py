@@ -65,6 +65,8 @@ Properties:
 - prefix: prefix of the new functions' names (``p4a`` gives p4a_kernel_0, p4a_launcher_0)
 - nested_reductions: map a reduction loop nested in a sequential loop (false: leave it on the
   host, for gpu_promote_sequential)
+- block: the launches' block size, dimension 0 (the innermost loop) first (``32x8``; default:
+  the runtime chooses from the device; ``PASSMAN_ACCEL_BLOCK_<kernel>`` overrides it)
 """
 
 from __future__ import annotations
@@ -266,7 +268,7 @@ def _strip_omp(node: c_ast.Node) -> None:
             n.block_items[:] = [x for x in items if not (isinstance(x, c_ast.Pragma) and x.string.split()[:1] == ["omp"])]
 
 
-def _map(module: Module, nest: Nest, box, prefix: str) -> str:
+def _map(module: Module, nest: Nest, box, prefix: str, block: list[str] = ()) -> str:
     """Rewrite the nest as launcher + kernel; return the kernel's name."""
     k = _fresh(module, prefix)
     kernel, launcher = f"{prefix}_kernel_{k}", f"{prefix}_launcher_{k}"
@@ -298,7 +300,8 @@ def _map(module: Module, nest: Nest, box, prefix: str) -> str:
     inner.stmt = c_ast.Label(label, body, body.coord)
     outline(module, label=label, name=kernel)
     _pass_globals(module, kernel)
-    mark = c_ast.Pragma(f"passman launch {kernel}", outer.node.coord)
+    clause = f" block({', '.join(block[:len(nest.sites)])})" if block else ""
+    mark = c_ast.Pragma(f"passman launch {kernel}{clause}", outer.node.coord)
     if isinstance(outer.parent, c_ast.Compound):
         items = outer.parent.block_items
         items.insert(next(j for j, x in enumerate(items) if x is outer.labelled), mark)
@@ -448,10 +451,13 @@ def _pass_globals(module: Module, name: str) -> None:
 
 @transformation(scope="module", reads=["function_scope", "parallel_loops", "scops"])
 def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p4a",
-            nested_reductions: bool = True) -> None:
+            nested_reductions: bool = True, block: str = "") -> None:
     """Map each outermost parallel loop nest to a kernel and a launcher (see the module docstring)."""
     if not 1 <= max_dims <= 3:
         raise InvalidInput(f"error: gpu_ify: max_dims must be 1, 2 or 3, not {max_dims}")
+    sizes = block.lower().split("x") if block else []
+    if block and not (len(sizes) <= 3 and all(x.isdigit() and int(x) > 0 for x in sizes)):
+        raise InvalidInput(f"error: gpu_ify: block '{block}' is not 1 to 3 positive sizes such as 256 or 32x8")
     if not prefix.isidentifier():
         raise InvalidInput(f"error: gpu_ify: prefix '{prefix}' is not a C identifier")
     verdicts = module.resource("parallel_loops")
@@ -493,7 +499,7 @@ def gpu_ify(module: Module, label: str = "", max_dims: int = 3, prefix: str = "p
         raise PassFailed(f"gpu_ify: no loop nest of {module.name} can run on the device"
                          + (f" ({refused[0]})" if refused else ""))
     for nest, box in chosen:
-        kernel = _map(module, nest, box, prefix)
+        kernel = _map(module, nest, box, prefix, sizes)
         n = len(nest.sites)
         log.info("%s: loop %s of %s becomes kernel %s (%d dimension%s: %s)", where(nest.sites[0].node),
                  nest.sites[0].label, module.name, kernel, n, "" if n == 1 else "s",

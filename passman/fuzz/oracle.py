@@ -254,7 +254,7 @@ def check_accel(text: str, options: Sequence[str] = (), timeout: float = 30) -> 
                     verdict.detail = f"{extra}: {first_difference(reference.stdout, got.stdout)}"
                 if verdict.kind != "same":
                     break
-            if verdict.kind == "same" and "passman_accel_emu_launch(" not in texts:
+            if verdict.kind == "same" and "passman_accel_emu_launch_for(" not in texts:
                 verdict.kind = "refused"
         verdict.seconds = time.perf_counter() - start
         return verdict
