@@ -91,6 +91,7 @@ from ..cfacts.names import (
     resolve_names,
     where,
 )
+from ..cfacts.sideeffects import writes
 from ..interproc.outline import outline
 from ..parallel.verdicts import loop_header
 from ..poly.c_expr import dim_bounds_to_c
@@ -185,7 +186,17 @@ def _choose(module: Module, site, verdicts, max_dims: int,
             return None, f"loop {s.label} at {where(s.node)} has step {hdr.step} (normalize it first)"
         headers.append(hdr)
     private = {name for site in sites for name in verdicts[site.label].private}
-    return Nest(sites, headers, private - {h.index for h in headers}, verdict.reductions), None
+    indices = {h.index for h in headers}
+    own = private | indices | {r.var for r in verdict.reductions}
+    inside = {id(n) for n in walk(site.node)}
+    table = resolve_names(module.ast, file_scope(module.cu.ast.ext))
+    for w in writes(site.node.stmt):  # a scalar of the host the kernel would write through a pointer
+        if w.kind == "whole" and w.base is not None and w.base.name not in own:
+            d = table.decl_of(w.base)
+            if isinstance(d, c_ast.Decl) and id(d) not in inside:
+                return None, (f"it writes {w.base.name} at {where(w.node)}, declared outside it and neither "
+                              "private nor a reduction")
+    return Nest(sites, headers, private - indices, verdict.reductions), None
 
 
 def _mentions(e: c_ast.Node, names: set[str]) -> bool:

@@ -55,6 +55,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+import islpy as isl
 from pycparser import c_ast
 
 from passman import Module, analysis
@@ -103,6 +104,8 @@ def hull_is_exact(region: Region) -> bool:
     box = None
     for k in range(region.rank):
         proj = s.project_out(_DT.set, k + 1, region.rank - k - 1).project_out(_DT.set, 0, k)
+        # an interval: {0, 2} (a stride) projects onto itself but its hull is 0..2
+        proj = isl.Set.from_basic_set(proj.polyhedral_hull()) if not proj.is_empty() else proj
         box = proj if box is None else box.flat_product(proj)
     return box.set_tuple_name(s.get_tuple_name()).is_equal(s)
 
