@@ -169,6 +169,33 @@ def openmp_command(source: str, out: str, options: Sequence[str] = ()) -> list[s
     return [sys.executable, "-m", "passman.cli", "run", "openmp", source, "-o", out, *options]
 
 
+def _judge(mode: str, text: str, argv_of: Callable[[str, str], list[str]], timeout: float,
+           compare: Callable[[RunResult, Path], tuple[str, str]]) -> Verdict:
+    """Run the original and passman (``argv_of("prog.c", "out")``) in a fresh folder; classify
+    passman's failures, then ``compare(reference, folder)`` gives the kind and detail."""
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="passman-fuzz-") as tmp:
+        root = Path(tmp)
+        source = root / "prog.c"
+        source.write_text(text)
+        reference, why = _reference(source, root / "ref")
+        if reference is None:
+            return Verdict("invalid", mode, why, seconds=time.perf_counter() - start)
+        argv = argv_of("prog.c", "out")
+        res = run(argv[0], argv[1:], cwd=root, timeout=timeout)
+        verdict = Verdict("same", mode, stderr=res.stderr, limit=timeout)
+        if res.timed_out:
+            verdict.kind, verdict.detail = "timeout", f"passman ran past {timeout:g} s"
+        elif mode == "accel" and "error: build failed" in res.stderr:
+            verdict.kind, verdict.detail = "compile_error", res.stderr.strip().splitlines()[-1][:300]
+        elif why := _passman_failed(res):
+            verdict.kind, verdict.detail = "traceback", why
+        else:
+            verdict.kind, verdict.detail = compare(reference, root)
+        verdict.seconds = time.perf_counter() - start
+        return verdict
+
+
 def check_openmp(
     text: str,
     options: Sequence[str] = (),
@@ -180,29 +207,15 @@ def check_openmp(
     ``command(source, out, options)`` is the command line that transforms
     ``source`` into the folder ``out`` (the oracle's tests give a broken one).
     """
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="passman-fuzz-") as tmp:
-        root = Path(tmp)
-        source = root / "prog.c"
-        source.write_text(text)
-        reference, why = _reference(source, root / "ref")
-        if reference is None:
-            return Verdict("invalid", "openmp", why, seconds=time.perf_counter() - start)
-        argv = command("prog.c", "out", options)
-        res = run(argv[0], argv[1:], cwd=root, timeout=timeout)
-        verdict = Verdict("same", "openmp", stderr=res.stderr, limit=timeout)
-        if res.timed_out:
-            verdict.kind, verdict.detail = "timeout", f"passman ran past {timeout:g} s"
-        elif why := _passman_failed(res):
-            verdict.kind, verdict.detail = "traceback", why
-        else:
-            sources = sorted((root / "out").glob("*.c"))
-            verdict.kind, verdict.detail = _compare(reference, sources, root / "build")
-            texts = "".join(p.read_text() for p in sources)
-            if verdict.kind == "same" and not _PRAGMA_OMP.search(texts):
-                verdict.kind = "refused"
-        verdict.seconds = time.perf_counter() - start
-        return verdict
+
+    def compare(reference: RunResult, root: Path) -> tuple[str, str]:
+        sources = sorted((root / "out").glob("*.c"))
+        kind, detail = _compare(reference, sources, root / "build")
+        if kind == "same" and not _PRAGMA_OMP.search("".join(p.read_text() for p in sources)):
+            kind = "refused"
+        return kind, detail
+
+    return _judge("openmp", text, lambda src, out: command(src, out, options), timeout, compare)
 
 
 def accel_command(source: str, out: str, options: Sequence[str] = ()) -> list[str]:
@@ -221,43 +234,23 @@ def check_accel(text: str, options: Sequence[str] = (), timeout: float = 30) -> 
     so a missing transfer shows; a shuffled order of work-items shows a kernel whose
     work-items depend on each other. ``refused``: no kernel was launched.
     """
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="passman-fuzz-") as tmp:
-        root = Path(tmp)
-        source = root / "prog.c"
-        source.write_text(text)
-        reference, why = _reference(source, root / "ref")
-        if reference is None:
-            return Verdict("invalid", "accel", why, seconds=time.perf_counter() - start)
-        argv = accel_command("prog.c", "out", options)
-        res = run(argv[0], argv[1:], cwd=root, timeout=timeout)
-        verdict = Verdict("same", "accel", stderr=res.stderr, limit=timeout)
+
+    def compare(reference: RunResult, root: Path) -> tuple[str, str]:
         binary = root / "out" / "prog"
-        if res.timed_out:
-            verdict.kind, verdict.detail = "timeout", f"passman ran past {timeout:g} s"
-        elif "error: build failed" in res.stderr or (res.returncode != 0 and "make" in res.stderr):
-            verdict.kind, verdict.detail = "compile_error", res.stderr.strip().splitlines()[-1][:300]
-        elif why := _passman_failed(res):
-            verdict.kind, verdict.detail = "traceback", why
-        elif not binary.exists():
-            verdict.kind, verdict.detail = "compile_error", "passman built no program"
-        else:
-            texts = "".join(p.read_text() for p in (root / "out").glob("*.c"))
-            for extra in ACCEL_RUNS:
-                got = run(binary, env={**os.environ, "OMP_NUM_THREADS": "2", **extra}, timeout=RUN_LIMIT)
-                if got.timed_out:
-                    verdict.kind, verdict.detail = "timeout", f"the transformed program ran past {RUN_LIMIT:g} s"
-                elif got.returncode != 0:
-                    verdict.kind, verdict.detail = "crash", f"exit status {got.returncode}: {got.stderr[:300]}"
-                elif not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
-                    verdict.kind = "wrong"
-                    verdict.detail = f"{extra}: {first_difference(reference.stdout, got.stdout)}"
-                if verdict.kind != "same":
-                    break
-            if verdict.kind == "same" and "passman_accel_emu_launch_for(" not in texts:
-                verdict.kind = "refused"
-        verdict.seconds = time.perf_counter() - start
-        return verdict
+        if not binary.exists():
+            return "compile_error", "passman built no program"
+        for extra in ACCEL_RUNS:
+            got = run(binary, env={**os.environ, "OMP_NUM_THREADS": "2", **extra}, timeout=RUN_LIMIT)
+            if got.timed_out:
+                return "timeout", f"the transformed program ran past {RUN_LIMIT:g} s"
+            if got.returncode != 0:
+                return "crash", f"exit status {got.returncode}: {got.stderr[:300]}"
+            if not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
+                return "wrong", f"{extra}: {first_difference(reference.stdout, got.stdout)}"
+        texts = "".join(p.read_text() for p in (root / "out").glob("*.c"))
+        return ("same" if "passman_accel_emu_launch_for(" in texts else "refused"), ""
+
+    return _judge("accel", text, lambda src, out: accel_command(src, out, options), timeout, compare)
 
 
 def check_api(
