@@ -28,7 +28,8 @@ def _stats(stderr: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
-def _mapped(code: str, tmp_path, host: tuple[str, ...] = ()) -> tuple[Workspace, str, tuple[int, int]]:
+def _mapped(code: str, tmp_path, host: tuple[str, ...] = (),
+            promote: bool = False) -> tuple[Workspace, str, tuple[int, int]]:
     """gpu_ify on every function but ``host``, kernel_data_mapping, then a run on the emulation
     compared with the original's output; the code and the (to, from) copy counts."""
     reference = Workspace.from_code(code, "t.c")
@@ -39,6 +40,8 @@ def _mapped(code: str, tmp_path, host: tuple[str, ...] = ()) -> tuple[Workspace,
         if m not in host:
             try:
                 ws.apply("gpu_ify", ws[m])
+                if promote:
+                    ws.apply("gpu_promote_sequential", ws[m])
             except PassFailed:
                 pass
     ws.apply("kernel_data_mapping")
@@ -258,10 +261,12 @@ def test_a_copy_to_the_device_follows_the_host_write():
 #: Amini's Table 7.2 programs: copies of one run with only the kernel_* functions offloaded,
 #: each at most the thesis's "Opt." count (atax, correlation, doitgen, lu: with sequential
 #: promotion and whole-overwrite detection; three_mm reaches the "Hand" count; gramschmidt
-#: the promoted count plus one, R being partly written: 2n+1 in the thesis without promotion)
+#: the promoted count plus one, R being partly written: 2n+1 in the thesis without promotion;
+#: durbin 6 for the thesis's 2: its scalars alpha and beta become device cells, and z and y are
+#: copied in, being partly written)
 TABLE_7_2 = {"jacobi_1d": 3, "jacobi_2d": 3, "lu": 2, "correlation": 2, "covariance": 2, "gemm": 4,
              "two_mm": 5, "three_mm": 5, "gemver": 10, "syrk": 3, "syr2k": 4, "doitgen": 3, "atax": 3,
-             "symm": 4, "mvt": 7, "gramschmidt": 4}
+             "symm": 4, "mvt": 7, "gramschmidt": 4, "durbin": 6}
 
 
 @pytest.mark.parametrize("name", sorted(TABLE_7_2))
@@ -306,15 +311,43 @@ def test_promotion_keeps_runs_whose_scalars_live_on_on_the_host():
     double f(int n, double a[n])
     {
         double s = 0;
+        double *keep = &s;                      /* s is reached through a pointer: stays on the host */
         for (int t = 0; t < 4; t++) {
-            s = a[t] * 2;                       /* s is read after the loop: stays on the host */
+            s = a[t] * 2;
             for (int i = 0; i < n; i++)
                 a[i] = a[i] + 1.0;
         }
-        return s;
+        return *keep;
     }
     """
     ws = Workspace.from_code(code, "t.c")
     ws.apply("gpu_ify", ws["f"])
     with pytest.raises(PassFailed, match="writes the scalar s, whose value is used outside it"):
         ws.apply("gpu_promote_sequential", ws["f"])
+
+
+def test_scalars_shared_with_the_host_become_device_cells(tmp_path):
+    """A run writing a scalar the kernels and the host read after it: the scalar becomes a
+    one-element array that the launches take; the loop then moves nothing."""
+    code = r"""
+    #include <stdio.h>
+    #define N 200
+    static double a[N];
+    int main(void)
+    {
+        double s = 1.0;
+        for (int i = 0; i < N; i++)
+            a[i] = i % 7;
+        for (int t = 0; t < 5; t++) {
+            s = 0.5 * s + a[t];                 /* host code between kernels: a recurrence */
+            for (int i = 0; i < N; i++)
+                a[i] = a[i] * 0.5 + s;
+        }
+        printf("%.12g %.12g\n", s, a[N - 1]);
+        return 0;
+    }
+    """
+    ws, text, counts = _mapped(code, tmp_path, promote=True)
+    main = ws["main"].code
+    assert "double s[1] = {1.0};" in main and "s[0] = 0.5 * s[0] + a[t];" not in main  # on the device
+    assert counts == (1, 2)  # the cell in, a and the cell back

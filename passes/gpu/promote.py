@@ -26,8 +26,12 @@ A *run* is a maximal sequence of statements of such a loop body that are not
 launches, declarations or pragmas. It is promoted when it can run on the
 device (no call but the math library, no structure; see ``gpu_ify``), does
 not leave the loop (``break``, ``return``...), and every scalar it writes is
-its own: not read before the run writes it, not read after it (those get a
-declaration in the kernel). With ``when="transfers"`` (the default) only a
+its own (not read before the run writes it, not read after it: those get a
+declaration in the kernel), or a local scalar that can become a one-element
+array, a *cell* (``double alpha`` -> ``double alpha[1]``, uses ``alpha[0]``,
+launchers and kernels taking the cell rather than its value): then the value
+stays where its last writer put it and the transfers move it like an array
+(durbin's recurrence). With ``when="transfers"`` (the default) only a
 run that uses an array some launch of the loop uses is promoted (otherwise
 it moves nothing); ``when="always"`` promotes every eligible run. Each run
 left on the host is logged on ``passman.gpu`` with its reason.
@@ -45,7 +49,7 @@ import logging
 from pycparser import c_ast
 
 from passman import InvalidInput, Module, PassFailed, transformation
-from passman.astutil import walk
+from passman.astutil import replace_child, walk
 
 from ..analysis.liveness import liveness
 from ..cfacts.control import escaping_jumps
@@ -82,6 +86,78 @@ def _runs(body: c_ast.Compound, names: set[str]) -> list[list[c_ast.Node]]:
     return runs
 
 
+class _Cells(Exception):
+    """Scalars a promoted run shares with the host code or the kernels: make them cells."""
+
+    def __init__(self, decls: list):
+        super().__init__()
+        self.decls = decls
+
+
+def _parents(root: c_ast.Node) -> dict[int, c_ast.Node]:
+    out: dict[int, c_ast.Node] = {}
+    for n in walk(root):
+        for _, c in n.children():
+            out[id(c)] = n
+    return out
+
+
+def _cell_uses(func: c_ast.FuncDef, is_target) -> None:
+    """``x`` -> ``x[0]`` for every use under ``func`` of a declaration ``is_target`` accepts."""
+    table = resolve_names(func, file_scope([]))
+    parents = _parents(func)
+    for n in [n for n in walk(func.body) if isinstance(n, c_ast.ID)]:
+        if is_target(table.decl_of(n)):
+            replace_child(parents[id(n)], n, c_ast.ArrayRef(c_ast.ID(n.name), c_ast.Constant("int", "0"), n.coord))
+
+
+def _cell_type(d: c_ast.Decl) -> None:
+    """``T x = e`` -> ``T x[1] = {e}``."""
+    d.type = c_ast.ArrayDecl(d.type, c_ast.Constant("int", "1"), [])
+    if d.init is not None and not isinstance(d.init, c_ast.InitList):
+        d.init = c_ast.InitList([d.init])
+
+
+def make_cells(module: Module, decls: list, launchers: set[str]) -> None:
+    """Turn the scalars ``decls`` of ``module`` into one-element arrays (cells), and the launchers
+    and kernels that take them by value into ones that take the cell: the value then stays
+    where the last writer (host or device) put it, and transfers move it like any array."""
+    ws = module.ws
+    func = module.ast
+    names = {d.name for d in decls}
+    targets = {id(d) for d in decls}
+    table = resolve_names(func, file_scope(module.cu.ast.ext))
+    calls = []
+    for call in walk(func.body):
+        if _launch_name(call, launchers) and call.args:
+            for pos, a in enumerate(call.args.exprs):
+                if isinstance(a, c_ast.ID) and id(table.decl_of(a)) in targets:
+                    calls.append((call.name.name, pos))
+    for d in decls:
+        _cell_type(d)
+    _cell_uses(func, lambda x: id(x) in targets)
+    for call in walk(func.body):  # launches take the cell itself
+        if _launch_name(call, launchers) and call.args:
+            for pos, a in enumerate(call.args.exprs):
+                if (isinstance(a, c_ast.ArrayRef) and isinstance(a.name, c_ast.ID) and a.name.name in names
+                        and (call.name.name, pos) in calls):
+                    call.args.exprs[pos] = a.name
+    for launcher, pos in sorted(set(calls)):
+        lf = ws[launcher].edit()
+        param = lf.decl.type.args.params[pos]
+        _cell_type(param)
+        for kc in walk(lf.body):  # the kernel call passes the parameter on
+            if isinstance(kc, c_ast.FuncCall) and isinstance(kc.name, c_ast.ID) and kc.args:
+                for kpos, a in enumerate(kc.args.exprs):
+                    if isinstance(a, c_ast.ID) and a.name == param.name and kc.name.name in ws:
+                        kf = ws[kc.name.name].edit()
+                        kparam = kf.decl.type.args.params[kpos]
+                        if isinstance(kparam.type, c_ast.ArrayDecl):
+                            continue
+                        _cell_type(kparam)
+                        _cell_uses(kf, lambda x, k=kparam: x is k)
+
+
 class _Promoter:
     def __init__(self, module: Module, when: str, prefix: str):
         self.module, self.when, self.prefix = module, when, prefix
@@ -113,6 +189,7 @@ class _Promoter:
         if self.when == "transfers" and not self.arrays(run) & self.arrays(launches):
             return "it uses no array of the loop's kernels (nothing to save)", set()
         own: set = set()
+        shared: list = []
         for w in writes(block):
             if w.address:
                 return f"it takes the address of {w.base.name if w.base else 'a variable'}", set()
@@ -120,9 +197,28 @@ class _Promoter:
             if w.kind != "whole" or not isinstance(d, c_ast.Decl):
                 continue  # an element of an array: the device buffer holds it
             if self.live.live_before(run[0], d) or self.live.live_after(run[-1], d):
-                return f"it writes the scalar {d.name}, whose value is used outside it", set()
+                if not self.cellable(d):
+                    return f"it writes the scalar {d.name}, whose value is used outside it", set()
+                if all(d is not x for x in shared):
+                    shared.append(d)
+                continue
             own.add(d.name)
+        if shared:  # they become one-element arrays, which the device holds
+            raise _Cells(shared)
         return None, own
+
+    def cellable(self, d: c_ast.Decl) -> bool:
+        """A local arithmetic scalar that only its name reaches (it can become ``T x[1]``)."""
+        func = self.module.ast
+        params = func.decl.type.args.params if func.decl.type.args else []
+        if any(p is d for p in params) or not isinstance(d.type, c_ast.TypeDecl):
+            return False
+        if not isinstance(d.type.type, c_ast.IdentifierType) or d.storage or "volatile" in d.type.quals:
+            return False
+        if not any(d is n for n in walk(func.body)):
+            return False
+        return not any(isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)
+                       and self.table.decl_of(n.expr) is d for n in walk(func.body))
 
     def loop(self, loop: c_ast.Node) -> None:
         body = loop.stmt
@@ -169,13 +265,19 @@ def gpu_promote_sequential(module: Module, when: str = "transfers", prefix: str 
     """Run the host statements between a loop's kernels on the device (see the module docstring)."""
     if when not in ("transfers", "always"):
         raise InvalidInput(f"error: gpu_promote_sequential: when must be 'transfers' or 'always', not '{when}'")
-    p = _Promoter(module, when, prefix)
-    if not p.names:
-        raise PassFailed(f"gpu_promote_sequential: {module.name} launches no kernel (run gpu_ify first)")
-    loops = [n for n in walk(module.ast.body) if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))]
-    for loop in loops:
-        if any(loop is n for n in walk(module.ast.body)):  # not moved into a kernel by a promotion
-            p.loop(loop)
+    for _ in range(20):  # again after scalars became cells
+        p = _Promoter(module, when, prefix)
+        if not p.names:
+            raise PassFailed(f"gpu_promote_sequential: {module.name} launches no kernel (run gpu_ify first)")
+        loops = [n for n in walk(module.ast.body) if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))]
+        try:
+            for loop in loops:
+                if any(loop is n for n in walk(module.ast.body)):  # not moved into a kernel
+                    p.loop(loop)
+        except _Cells as cells:
+            make_cells(module, cells.decls, p.names)
+            continue
+        break
     for line in p.refused:
         log.info("%s", line)
     if not p.done:
