@@ -249,12 +249,30 @@ def _box_from_scop(module: Module, nest: Nest) -> list[tuple[c_ast.Node, c_ast.N
     return None if any(lo is None or hi is None for lo, hi in out) else out
 
 
+def _enclosing_indices(site) -> set[str]:
+    """The indices of the loops around a loop site (syntactically, from their ``init``)."""
+    out = set()
+    outer = site.outer
+    while outer is not None:
+        init = getattr(outer.node, "init", None)
+        if isinstance(init, c_ast.DeclList) and init.decls:
+            out.add(init.decls[0].name)
+        elif isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
+            out.add(init.lvalue.name)
+        outer = outer.outer
+    return out
+
+
 def _guard(nest: Nest) -> c_ast.Node | None:
-    """The bounds of the mapped loops that depend on other mapped indices (None: no guard)."""
+    """The bounds of the mapped loops that depend on other mapped indices or on the indices of
+    enclosing loops (None: no guard). The box covers the points of the nest, but where the
+    nest is empty for some value of an enclosing index (``for (k = i; k < 7; k++)`` at ``i =
+    10``) isl's hull has no piece and the box's C expression may not be empty."""
     indices = {h.index for h in nest.headers}
+    enclosing = _enclosing_indices(nest.sites[0])
     conds: list[c_ast.Node] = []
     for h in nest.headers:
-        others = indices - {h.index}
+        others = (indices - {h.index}) | enclosing
         if _mentions(h.lower, others):
             conds.append(c_ast.BinaryOp(">=" if h.step > 0 else "<=", c_ast.ID(h.index), copy_node(h.lower)))
         for op, bound in h.bounds:
