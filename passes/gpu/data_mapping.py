@@ -92,7 +92,7 @@ from passman.astutil import copy_node, walk
 from ..cfacts.control import describe_jump, escaping_jumps
 from ..cfacts.names import where
 from ..poly.facts import extent_set
-from .load_store import HEADER, _reach, launchers
+from .load_store import HEADER, launchers, reach
 
 E = "E"  # a side as it was at the function's entry
 HOST, DEV = 0, 1
@@ -201,11 +201,11 @@ class _Plan:
             # a pointer (``double (*A)[N] = malloc(...)``): as far as the function reaches
             regions = [r for n in self.scope_items(decl) for r in self.rw.of(n)
                        if r.var == decl.name and r.rank == shape.rank]
-            reach = _reach(decl.name, regions) if regions else None
-            if reach is not None and not any(
+            far = reach(decl.name, regions) if regions else None
+            if far is not None and not any(
                     isinstance(n, c_ast.ID) and id(self.facts.names.decl_of(n)) in self.facts.modified
-                    for n in walk(reach)):
-                shape = replace(shape, extents=(reach, *shape.extents[1:]))
+                    for n in walk(far)):
+                shape = replace(shape, extents=(far, *shape.extents[1:]))
         if shape is None or (sized and allocated is None and any(e is None for e in shape.extents)):
             raise PassFailed(f"{where(why)}: cannot keep {decl.name} on the device: its size is unknown "
                              "(declare it with its extents)")

@@ -281,7 +281,7 @@ def _guard(nest: Nest) -> c_ast.Node | None:
     return conjunction(conds)
 
 
-def _fresh(module: Module, prefix: str) -> int:
+def fresh_index(module: Module, prefix: str) -> int:
     taken = set(module.ws.function_names())
     k = 0
     while f"{prefix}_kernel_{k}" in taken or f"{prefix}_launcher_{k}" in taken:
@@ -299,7 +299,7 @@ def _strip_omp(node: c_ast.Node) -> None:
 
 def _map(module: Module, nest: Nest, box, prefix: str, block: list[str] = ()) -> str:
     """Rewrite the nest as launcher + kernel; return the kernel's name."""
-    k = _fresh(module, prefix)
+    k = fresh_index(module, prefix)
     kernel, launcher = f"{prefix}_kernel_{k}", f"{prefix}_launcher_{k}"
     guard = _guard(nest)
     outer = nest.sites[0]
@@ -320,7 +320,7 @@ def _map(module: Module, nest: Nest, box, prefix: str, block: list[str] = ()) ->
     inner = nest.sites[-1].node
     body = inner.stmt
     _strip_omp(body)
-    body = _own_privates(module, body, nest.private)
+    body = own_privates(module, body, nest.private)
     if guard is not None:
         body = c_ast.If(guard, body, None, body.coord)
     if nest.reductions:
@@ -328,7 +328,7 @@ def _map(module: Module, nest: Nest, box, prefix: str, block: list[str] = ()) ->
     label = module.new_label()
     inner.stmt = c_ast.Label(label, body, body.coord)
     outline(module, label=label, name=kernel)
-    _pass_globals(module, kernel)
+    pass_globals(module, kernel)
     clause = f" block({', '.join(block[:len(nest.sites)])})" if block else ""
     mark = c_ast.Pragma(f"passman launch {kernel}{clause}", outer.node.coord)
     if isinstance(outer.parent, c_ast.Compound):
@@ -337,7 +337,7 @@ def _map(module: Module, nest: Nest, box, prefix: str, block: list[str] = ()) ->
     else:
         replace_child(outer.parent, outer.labelled, c_ast.Compound([mark, outer.labelled], outer.node.coord))
     outline(module, label=outer.label, name=launcher)
-    _pass_globals(module, launcher)
+    pass_globals(module, launcher)
     return kernel
 
 
@@ -420,7 +420,7 @@ def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c
     return c_ast.Compound(head + items + tail, body.coord)
 
 
-def _own_privates(module: Module, body: c_ast.Node, names: set) -> c_ast.Node:
+def own_privates(module: Module, body: c_ast.Node, names: set) -> c_ast.Node:
     """``body`` declaring its own copy of each private variable declared outside it.
 
     Every work-item needs its own: passed by pointer, one variable would be shared by all of
@@ -445,7 +445,7 @@ def _own_privates(module: Module, body: c_ast.Node, names: set) -> c_ast.Node:
     return c_ast.Compound(list(copies.values()) + items, body.coord)
 
 
-def _pass_globals(module: Module, name: str) -> None:
+def pass_globals(module: Module, name: str) -> None:
     """Give the new function ``name`` the global arrays it uses as parameters of the same name.
 
     A device reaches host memory only through what it is handed, so the kernel and its

@@ -151,7 +151,7 @@ def _union(a: isl.Set, b: isl.Set) -> isl.Set:
     return a.align_params(b.get_space()).union(b)
 
 
-def _reach(name: str, regions: list) -> c_ast.Node | None:
+def reach(name: str, regions: list) -> c_ast.Node | None:
     """``1 + the highest first index the regions touch``, or None (unbounded, or below 0)."""
     touched = regions[0].set
     for r in regions[1:]:
@@ -242,7 +242,7 @@ def _transfers(module: Module, stmt: c_ast.Node, tables, facts, what: str) -> tu
         extents = list(shape.extents)
         declared = tuple(shape.extents)
         if extents and extents[0] is None:  # a pointer or ``x[]``: as far as the statement reaches
-            extents[0] = _reach(name, [r for r in (read, write) if r is not None])
+            extents[0] = reach(name, [r for r in (read, write) if r is not None])
         if any(e is None for e in extents):
             raise PassFailed(f"{where(stmt)}: cannot isolate {what}: the size of {name} is unknown "
                              "(declare it with its extents)")

@@ -57,7 +57,7 @@ from ..cfacts.names import file_scope, resolve_names, where
 from ..cfacts.sideeffects import writes
 from ..cfacts.types import TypeEnv
 from ..interproc.outline import outline
-from .gpu_ify import _fresh, _pass_globals, device_obstacle
+from .gpu_ify import device_obstacle, fresh_index, pass_globals
 from .load_store import launchers
 
 log = logging.getLogger("passman.gpu")
@@ -236,12 +236,12 @@ class _Promoter:
 
     def promote(self, body: c_ast.Compound, run: list[c_ast.Node], own: set) -> None:
         """Replace ``run`` in ``body`` by a call of a launcher of a one-work-item kernel."""
-        from .gpu_ify import _own_privates
+        from .gpu_ify import own_privates
 
         module = self.module
-        k = _fresh(module, self.prefix)
+        k = fresh_index(module, self.prefix)
         kernel, launcher = f"{self.prefix}_kernel_{k}", f"{self.prefix}_launcher_{k}"
-        inner = _own_privates(module, c_ast.Compound(list(run), run[0].coord), own)
+        inner = own_privates(module, c_ast.Compound(list(run), run[0].coord), own)
         label, outer = module.new_label(), module.new_label()
         index = f"{self.prefix}_seq"
         decl = c_ast.Decl(index, [], [], [], [], c_ast.TypeDecl(index, [], None, c_ast.IdentifierType(["int"])),
@@ -252,9 +252,9 @@ class _Promoter:
         body.block_items[at:at + len(run)] = [c_ast.Pragma(f"passman launch {kernel}", run[0].coord),
                                               c_ast.Label(outer, loop, run[0].coord)]
         outline(module, label=label, name=kernel)
-        _pass_globals(module, kernel)
+        pass_globals(module, kernel)
         outline(module, label=outer, name=launcher)
-        _pass_globals(module, launcher)
+        pass_globals(module, launcher)
         self.names.add(launcher)
         self.done += 1
         log.info("%s: statements of %s run on the device as %s (one work-item)", where(run[0]), module.name, kernel)

@@ -60,7 +60,8 @@ from ..testing import outputs_match
 #: Conversions gcc 12 only warns about (gcc 14 rejects them): a mutant that passes a
 #: function where an int is expected (``f(printf)``) computes with an address that
 #: differs from run to run (ASLR), so its output is not an oracle.
-STRICT = ["-Werror=int-conversion", "-Werror=incompatible-pointer-types", "-Werror=pointer-to-int-cast"]
+STRICT = ["-Werror=int-conversion", "-Werror=incompatible-pointer-types", "-Werror=pointer-to-int-cast",
+          "-Werror=format"]
 
 #: The corpus programs mutated by default (one-file programs).
 CORPUS = Path(__file__).resolve().parents[2] / "tests" / "corpus"
@@ -280,8 +281,9 @@ def classify(mutant: Mutant, workdir: Path, env: dict[str, str] | None = None) -
         return done("accepted_invalid", _first_error(gcc.stderr) if gcc else "gcc ran past its limit")
     strict = _run(["gcc", "-fsyntax-only", *STRICT, src.name], workdir, GCC_TIMEOUT)
     if strict is not None and strict.returncode != 0:  # gcc 12 warns only; gcc 14 rejects
-        return done("undefined", "a pointer converted to an integer (or to another pointer type): "
-                    "its value changes from run to run; " + _first_error(strict.stderr))
+        return done("undefined", "a pointer converted to an integer (or to another pointer type), or a "
+                    "printf argument of the wrong type: its value changes from run to run; "
+                    + _first_error(strict.stderr))
     return _compare(mutant, workdir, src, out, done)
 
 
