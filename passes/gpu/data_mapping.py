@@ -87,7 +87,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from passman import PassFailed, transformation
-from passman.astutil import copy_node, walk
+from passman.astutil import copy_node, parent_map, walk
 
 from ..cfacts.control import describe_jump, escaping_jumps
 from ..cfacts.names import where
@@ -125,15 +125,6 @@ def _size(decl: c_ast.Decl, shape) -> c_ast.Node:
     for e in shape.extents:
         size = c_ast.BinaryOp("*", size, copy_node(e))
     return size
-
-
-def _with_parents(root: c_ast.Node):
-    """``(node, parent)`` for every node under ``root`` (the root's parent None)."""
-    stack = [(root, None)]
-    while stack:
-        n, parent = stack.pop()
-        yield n, parent
-        stack.extend((c, n) for _, c in n.children())
 
 
 def _reaches_elements(ident: c_ast.ID, parent: c_ast.Node | None) -> bool:
@@ -302,8 +293,9 @@ class _Plan:
             seen.add(k)
             if r.rank == self.shapes[k].rank:  # the elements (not a pointer's own value)
                 (reads if r.mode == "R" else writes).add(k)
-        for n, parent in _with_parents(stmt):  # the elements named without a region (unknown effect)
-            if isinstance(n, c_ast.ID) and _reaches_elements(n, parent):
+        parents = parent_map(stmt)
+        for n in walk(stmt):  # the elements named without a region (unknown effect)
+            if isinstance(n, c_ast.ID) and _reaches_elements(n, parents.get(id(n))):
                 k = tracked.get(id(self.facts.names.decl_of(n)))
                 if k is not None and k not in seen:
                     reads.add(k)
@@ -765,11 +757,12 @@ def kernel_data_mapping(ws) -> None:
         for m in ws.modules:
             if m.name == name or ws.stub_info(m.name):
                 continue
-            for n in walk(m.ast):
-                if isinstance(n, c_ast.ID) and n.name == name:
-                    parent_calls = any(isinstance(c, c_ast.FuncCall) and c.name is n for c in walk(m.ast))
-                    if not parent_calls:
-                        raise PassFailed(f"{where(n)}: {name} launches kernels and is used as a pointer")
+            uses = [n for n in walk(m.ast) if isinstance(n, c_ast.ID) and n.name == name]
+            parents = parent_map(m.ast) if uses else {}
+            for n in uses:
+                parent = parents.get(id(n))
+                if not (isinstance(parent, c_ast.FuncCall) and parent.name is n):
+                    raise PassFailed(f"{where(n)}: {name} launches kernels and is used as a pointer")
     for name in order:  # before the analyses: an edit may copy the AST they would point into
         ws[name].edit()
     contracts: dict[str, Contract] = {}

@@ -49,7 +49,7 @@ import logging
 from pycparser import c_ast
 
 from passman import InvalidInput, Module, PassFailed, transformation
-from passman.astutil import replace_child, walk
+from passman.astutil import parent_map, replace_child, walk
 
 from ..analysis.liveness import liveness
 from ..cfacts.control import escaping_jumps
@@ -94,18 +94,10 @@ class _Cells(Exception):
         self.decls = decls
 
 
-def _parents(root: c_ast.Node) -> dict[int, c_ast.Node]:
-    out: dict[int, c_ast.Node] = {}
-    for n in walk(root):
-        for _, c in n.children():
-            out[id(c)] = n
-    return out
-
-
 def _cell_uses(func: c_ast.FuncDef, is_target) -> None:
     """``x`` -> ``x[0]`` for every use under ``func`` of a declaration ``is_target`` accepts."""
     table = resolve_names(func, file_scope([]))
-    parents = _parents(func)
+    parents = parent_map(func)
     for n in [n for n in walk(func.body) if isinstance(n, c_ast.ID)]:
         if is_target(table.decl_of(n)):
             replace_child(parents[id(n)], n, c_ast.ArrayRef(c_ast.ID(n.name), c_ast.Constant("int", "0"), n.coord))
