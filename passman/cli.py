@@ -5,6 +5,7 @@
     passman passes [NAME]
     passman show FILE... [--module M] [--resource R]
     passman stubs [BROKER] [--functions]
+    passman tune (RECIPE | -p PIPELINE) FILE... [--trials N] [--study S]   (passman/tune/cli.py)
 
 User mistakes print one ``file:line:col: error: ...`` line and exit 1; a bug
 in passman prints a traceback with a request to report it and exits 3.
@@ -105,6 +106,10 @@ def _parser() -> argparse.ArgumentParser:
     cpp_args(s)
 
     sub.add_parser("recipes", parents=[common], help="list built-in recipes")
+
+    sub.add_parser("tune", add_help=False,
+                   help="iterative compilation: search a recipe's or a pipeline's variants "
+                        "(passman tune --help)")
 
     st = sub.add_parser("stubs", parents=[common],
                         help="list library brokers, the functions they model, their targets")
@@ -333,6 +338,12 @@ def main(argv: list[str] | None = None) -> int:
     if "--" in argv:
         k = argv.index("--")
         argv, extra = argv[:k], argv[k + 1 :]
+    lead = 0
+    while lead < len(argv) and argv[lead] in ("-v", "--verbose"):
+        lead += 1
+    if argv[lead:lead + 1] == ["tune"]:  # its own parser: passman/tune/cli.py
+        _configure_logging(lead > 0 or "-v" in argv or "--verbose" in argv)
+        return _guarded(lambda: _tune(argv[lead + 1:] + extra))
     parser = _parser()
     ns = parser.parse_args(argv)
     _configure_logging(ns.verbose)
@@ -345,17 +356,21 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         else:
             ns.recipe, ns.files = ns.inputs[0], ns.inputs[1:]
+    commands = {"run": lambda: _run(ns, extra), "passes": lambda: _passes(ns), "show": lambda: _show(ns),
+                "recipes": lambda: _recipes(ns), "stubs": lambda: _stubs(ns)}
+    return _guarded(commands[ns.command])
+
+
+def _tune(argv: list[str]) -> int:
+    from .tune.cli import main as tune_main
+
+    return tune_main(argv)
+
+
+def _guarded(command: Any) -> int:
+    """Run a command; user errors as one line (exit 1), bugs as a traceback (exit 3)."""
     try:
-        if ns.command == "run":
-            return _run(ns, extra)
-        if ns.command == "passes":
-            return _passes(ns)
-        if ns.command == "show":
-            return _show(ns)
-        if ns.command == "recipes":
-            return _recipes(ns)
-        if ns.command == "stubs":
-            return _stubs(ns)
+        return command()
     except InternalError as err:
         traceback.print_exc()
         print(f"passman: internal error: {err}\nThis is a bug in passman: please report it "
@@ -384,7 +399,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"passman: internal error: {err!r}\nThis is a bug in passman: please report it.",
               file=sys.stderr)
         return 3
-    return 2
 
 
 def _as_error(msg: str) -> str:
