@@ -38,6 +38,20 @@ PAPER = {
     "syr2k": ("6", "4", "4"), "durbin": ("3n+4", "2 (promoted)", "2"),
 }  # fmt: skip
 
+#: why a corpus program stays above the thesis's Opt. count (the least its own code allows)
+ABOVE = {
+    "gesummv": "A, B and x are written by init_array and read by the kernel, y is read by main: "
+               "4 is the least for this program (the thesis's gesummv moves one array less)",
+    "fdtd_2d": "ex, ey, hz and fict are written by init_array and read by the kernels before they "
+               "write them; main reads ex, ey and hz: 4 + 3 is the least for this program",
+    "durbin": "y goes to the device though the kernels write every element before reading it: "
+              "the regions of p4a_kernel_0 (y[i] and y[k - i - 1]) are convexified to all of y, "
+              "so kernel_durbin's IN region holds y (2 with an exact union there)",
+    "gramschmidt": "R is copied in because main's regions of the call are whole-array MAY ones: "
+                   "poly_facts takes 'R = malloc(n * sizeof(*R))' for a copy of R (the sizeof "
+                   "operand), so R is no stable pointer (3 once the sizeof operand is skipped)",
+}
+
 STATS = re.compile(r"passman-accel: (\d+) copies to device \(\d+ bytes\), (\d+) copies from device")
 
 
@@ -76,8 +90,18 @@ def main(argv: list[str] | None = None) -> int:
     names = [n for n in args.only.split(",") if n] or sorted(PAPER)
     print(f"| program | naive ({args.backend}) | optimized | paper Opt. | paper Hand | outputs |")
     print("|---|---|---|---|---|---|")
-    for row in table(names, args.backend):
-        print("| " + " | ".join(str(x) for x in row) + " |", flush=True)
+    rows = []
+    for name in names:  # a row as soon as it is measured
+        rows += table([name], args.backend)
+        print("| " + " | ".join(str(x) for x in rows[-1]) + " |", flush=True)
+    def target(row: tuple) -> int | None:  # the thesis's Opt., else its Hand count (gramschmidt: 2n+1)
+        counts = [int(c.split()[0]) for c in row[3:5] if c.split()[0].isdigit()]
+        return counts[0] if counts else None
+
+    above = [r[0] for r in rows if r[0] in ABOVE and r[2] is not None and target(r) is not None
+             and r[2] > target(r)]
+    for name in above:
+        print(f"\n{name}: {ABOVE[name]}")
     return 0
 
 

@@ -73,8 +73,32 @@ def test_fir_copies_the_hulls_in_and_dst_only_out():
     assert _calls(text, "copy_from") == ["dst"]
     # src: the union over i of src[i .. i + k - 1], i from 0 to n - k: src[0 .. n - 1]
     assert "passman_accel_copy_to(src_d, src, sizeof(src[0]), 1, (size_t []){n}, (size_t []){0}" in text
-    assert "(size_t []){k > 0 ? k : 0}" in text  # m[0 .. k - 1]
-    assert "passman_accel_copy_from(dst, dst_d, sizeof(dst[0]), 1, (size_t []){n - k + 1}, (size_t []){0}" in text
+    # m[0 .. k - 1], where the launch runs at all (the region is empty otherwise)
+    assert "(size_t []){k - 1 >= 0 && n - k >= 0 ? k : 0}" in text
+    assert ("passman_accel_copy_from(dst, dst_d, sizeof(dst[0]), 1, (size_t []){n - k + 1}, (size_t []){0}, "
+            "(size_t []){n - k >= 0 ? n - k + 1 : 0})") in text
+
+
+def test_a_box_is_empty_where_its_region_is():
+    """A launch in a loop that writes nothing at some iterations (``j`` from ``i + 1`` to 4,
+    ``i`` up to 8): isl's bounds of the region ``B[i + 1]`` (2 <= i <= 3, what no later
+    iteration overwrites) say nothing about the other iterations, and a box there (offset
+    ``i + 1``, count 1) would copy the device's garbage back, or copy past the array."""
+    code = r"""
+    void f(double B[6])
+    {
+        for (int i = 2; i < 9; i++)
+            for (int j = i + 1; j < 5; j++)
+                B[j] = 0.25;
+    }
+    """
+    ws = Workspace.from_code(code, "t.c")
+    ws.apply("gpu_ify", ws["f"], max_dims=1)
+    ws.apply("kernel_load_store", ws["f"])
+    text = ws["f"].code
+    assert ("passman_accel_copy_from(B, B_d, sizeof(B[0]), 1, (size_t []){6}, (size_t []){i + 1}, "
+            "(size_t []){i - 2 >= 0 && -i + 3 >= 0 ? 1 : 0})") in text
+    assert _calls(text, "copy_to") == []  # the launch writes all of what comes back
 
 
 def test_one_kernel_one_copy_each_way():

@@ -54,8 +54,12 @@ A host statement needs the host copy (copy back before it when it is not
 valid) and, when it writes the array, leaves only the host copy valid; a
 launch needs the device copy of what it imports (``IN`` regions) and of
 what it writes unless it writes the whole array (a partial write copied
-back whole would otherwise bring back garbage), and leaves only the device
-copy valid for what it writes. Branches meet (valid on both paths); a
+back whole would otherwise bring back garbage) or nothing after it (outside
+any loop around it, in a function whose callers cannot see the array) reads
+an element it does not write, and leaves only the device copy valid for
+what it writes. A call whose contract needs the device copy of an array the
+call does not import is treated the same way (adi's work arrays ``v``,
+``p``, ``q``, which nobody reads after the kernels, move nothing). Branches meet (valid on both paths); a
 loop's head meets its entry and the end of its body, up to a fix point; where
 a meet would leave no valid copy, a copy goes at the end of the path that
 lacks it. Before a loop, the arrays its launches use and its host part does
@@ -169,6 +173,7 @@ class _Plan:
         self.decls: dict = {}  # key -> declaration
         self.shapes: dict = {}
         self.sizes: dict = {}  # key -> C expression of the bytes that move
+        self.parents: dict | None = None  # id(node) -> parent in the function's body
 
     # ---- keys and sides -------------------------------------------------------------------
 
@@ -273,6 +278,64 @@ class _Plan:
         self.emit(at, self.copy(key, side))
         state[key] = (1, 1)
 
+    def read_beyond(self, stmt: c_ast.Node, key: tuple) -> bool:
+        """Whether, after ``stmt``, an element of ``key`` that ``stmt`` does not certainly write
+        may be read (by the host, a launch, or the callers).
+
+        A launch (or a call) that writes part of an array needs the rest of it valid on the
+        device only because the array moves whole: a copy back would bring the device's
+        garbage over the elements it did not write. When ``stmt`` imports none of the array
+        and what follows reads only elements ``stmt`` writes (their IN regions, in the
+        function, after ``stmt`` and outside any loop around it), no copy is needed: adi's
+        ``v``, ``p``, ``q``, durbin's ``z`` (work arrays nobody reads after the kernels).
+        """
+        if self.exported(key) or (self.root and self.module.name != "main" and key[0] != "local"):
+            return True  # the callers may read any of it
+        if self.facts.has_goto:
+            return True
+        decl, shape = self.decls[key], self.shapes[key]
+        write = self.rw.find(stmt, decl.name, "W", shape.rank)
+        written = write.must if write is not None else None
+        body = self.module.ast.body
+        if self.parents is None:
+            self.parents = parent_map(body)
+        node = stmt
+        while node is not body:
+            parent = self.parents.get(id(node))
+            if isinstance(parent, c_ast.Compound):
+                items = parent.block_items or []
+                at = next(j for j, x in enumerate(items) if x is node)
+                if any(self.imports_beyond(later, key, written) for later in items[at + 1:]):
+                    return True
+            elif not isinstance(parent, (c_ast.If, c_ast.Label)):
+                return True  # a loop's next iteration, or an order this does not follow
+            node = parent
+        return False
+
+    def imports_beyond(self, stmt: c_ast.Node, key: tuple, written: isl.Set | None) -> bool:
+        """Whether ``stmt`` may read an element of ``key`` outside ``written`` that it does not
+        write first (its IN region, compared only over variables the function never changes)."""
+        decl, shape = self.decls[key], self.shapes[key]
+        regions = self.rw.of(stmt)
+        if any(r.var == "*anywhere*" for r in regions):
+            return True
+        if not any(r.var == decl.name for r in regions):
+            return key in self.host_effects(stmt)[0]  # named without a region: an unknown use
+        imported = self.ins.find(stmt, decl.name, "IN", shape.rank)
+        if imported is None:
+            return False
+        if written is None:
+            return True
+        changing = {p for s_ in (imported.set, written) for p in s_.get_var_names(isl.dim_type.param)
+                    if id(self.facts.decl_named(p)) in self.facts.modified}
+        if changing:
+            return True
+        try:
+            got = imported.set.align_params(written.get_space())
+            return not got.is_subset(written.align_params(got.get_space()))
+        except isl.Error:
+            return True
+
     # ---- effects of leaves ----------------------------------------------------------------
 
     def host_effects(self, stmt: c_ast.Node) -> tuple[set, set]:
@@ -326,7 +389,8 @@ class _Plan:
             shape = self.shapes[k]
             read, write = self.rw.find(call, decl.name, "R", shape.rank), self.rw.find(call, decl.name, "W", shape.rank)
             imported = self.ins.find(call, decl.name, "IN", shape.rank)
-            if imported is not None or (write is not None and not _whole(self.facts, shape, write)):
+            if imported is not None or (write is not None and not _whole(self.facts, shape, write)
+                                        and self.read_beyond(call, k)):
                 needs.add(k)
             elif read is not None and write is None:
                 needs.add(k)
@@ -337,14 +401,20 @@ class _Plan:
         for k in writes:
             state[k] = (0, 1)
 
-    def call(self, call: c_ast.FuncCall, state: dict, at: tuple) -> None:
+    def call(self, call: c_ast.FuncCall, state: dict, at: tuple, stmt: c_ast.Node) -> None:
+        """A call of a function with a contract in ``stmt``: its needs, then its effects."""
         callee = call.name.name
         contract = self.contracts[callee]
         binding = self.bind(call)
         for side in (HOST, DEV):
             for ck in sorted(contract.needs[side], key=repr):
-                if ck in binding:
-                    self.need(binding[ck], side, state, at)
+                if ck not in binding:
+                    continue
+                k = binding[ck]
+                if side == DEV and self.ins.find(stmt, self.decls[k].name, "IN", self.shapes[k].rank) is None \
+                        and not self.read_beyond(stmt, k):
+                    continue  # the call imports none of it: only the device copy's garbage would come back
+                self.need(k, side, state, at)
         for ck, (h, d) in contract.post.items():
             k = binding.get(ck)
             if k is None:
@@ -470,7 +540,7 @@ class _Plan:
         for k in sorted(reads | writes, key=repr):
             self.need(k, HOST, state, at)
         for c in calls:
-            self.call(c, state, at)
+            self.call(c, state, at, stmt)
         for k in writes:
             state[k] = (1, 0)
 
@@ -646,6 +716,7 @@ class _Plan:
             self.emitting = True
             self.returns = [] if not self.root else None
             self.decls, self.shapes, self.sizes = {}, {}, {}
+            self.parents = None
             try:
                 self.prepare(body)
                 state = self.run(body, {}, ("start", self.module.ast, "body"))

@@ -59,7 +59,7 @@ from passman.astutil import copy_node, replace_child, walk
 
 from ..cfacts.folding import simplify
 from ..cfacts.names import fresh_name, pointer_declaration, where
-from ..poly.c_expr import pw_aff_to_c
+from ..poly.c_expr import pw_aff_to_c, set_to_c
 from ..poly.facts import extent_set
 from ..poly.regions import hull_is_exact, rectangular_hull
 
@@ -130,16 +130,38 @@ def _in_bounds(region, facts=None, declared=()):
 
 def _box(region, extents: tuple[c_ast.Node, ...], facts=None,
          declared: tuple = ()) -> tuple[list[c_ast.Node], list[c_ast.Node]]:
-    """Offsets and counts of a region's rectangular hull (the whole extent where unbounded)."""
+    """Offsets and counts of a region's rectangular hull (the whole extent where unbounded).
+
+    isl's lowest and highest index of a dimension are defined only for the values of the
+    variables where the region has a point (``B[i + 1]`` with ``2 <= i <= 3``: a launch in
+    a loop that writes nothing at some iterations), and there the count is at least 1; the
+    C expression of a bound extends its last piece to every other value, so where the region
+    may be empty a count is guarded by the condition that it is not (the offsets there mean
+    nothing: an empty box moves nothing).
+    """
+    bounded = _in_bounds(region, facts, declared)
+    s, names = bounded.set, bounded.names
+    domain = s.params().coalesce()
+    guard = None if domain.is_equal(isl.Set.universe(domain.get_space())) else set_to_c(domain, names)
     offsets, counts = [], []
-    for (lo, hi), ext in zip(rectangular_hull(_in_bounds(region, facts, declared)), extents, strict=True):
-        lo = lo if lo is not None else _int(0)
-        hi = hi if hi is not None else c_ast.BinaryOp("-", copy_node(ext), _int(1))
-        span = simplify(c_ast.BinaryOp("+", c_ast.BinaryOp("-", copy_node(hi), copy_node(lo)), _int(1)))
-        if isinstance(span, c_ast.Constant):
-            count = span if int(span.value) > 0 else _int(0)
+    for k, ((lo, hi), ext) in enumerate(zip(rectangular_hull(bounded), extents, strict=True)):
+        if lo is not None and hi is not None:
+            span = s.dim_max(k).sub(s.dim_min(k))
+            one = isl.Aff.zero_on_domain(isl.LocalSpace.from_space(span.get_domain_space())).set_constant_val(1)
+            count = pw_aff_to_c(span.add(isl.PwAff.from_aff(one)).coalesce(), names)
+            if count is None:
+                raise ValueError(f"no count for dimension {k}")
+            count = simplify(count)
         else:
-            count = c_ast.TernaryOp(c_ast.BinaryOp(">", span, _int(0)), copy_node(span), _int(0))
+            lo = lo if lo is not None else _int(0)
+            hi = hi if hi is not None else c_ast.BinaryOp("-", copy_node(ext), _int(1))
+            count = simplify(c_ast.BinaryOp("+", c_ast.BinaryOp("-", copy_node(hi), copy_node(lo)), _int(1)))
+            if not isinstance(count, c_ast.Constant):  # the extent may be below the region's start
+                count = c_ast.TernaryOp(c_ast.BinaryOp(">", count, _int(0)), copy_node(count), _int(0))
+        if isinstance(count, c_ast.Constant) and int(count.value) <= 0:
+            count = _int(0)
+        elif guard is not None and (not isinstance(count, c_ast.Constant) or k == 0):
+            count = c_ast.TernaryOp(copy_node(guard), count, _int(0))
         offsets.append(lo)
         counts.append(count)
     return offsets, counts

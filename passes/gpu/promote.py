@@ -36,6 +36,14 @@ run that uses an array some launch of the loop uses is promoted (otherwise
 it moves nothing); ``when="always"`` promotes every eligible run. Each run
 left on the host is logged on ``passman.gpu`` with its reason.
 
+A loop's *prologue*, the run right before a loop that launches kernels in a
+block that is no loop's body (``y[0] = -r[0]; alpha = -r[0];`` before
+durbin's loop), is promoted too when it holds no loop (one work-item then does
+a constant amount of work), uses only arrays of the loop's kernels (with
+``when="transfers"``) and writes no scalar that is not its own or already a
+cell: on the host it would send every array it writes part of to the device
+whole.
+
 Properties:
 
 - when: ``transfers`` (promote runs that share an array with the loop's launches) or ``always``
@@ -170,8 +178,10 @@ class _Promoter:
                         out.add(id(d))
         return out
 
-    def obstacle(self, run: list[c_ast.Node], launches: list[c_ast.Node]) -> tuple[str | None, set]:
-        """Why ``run`` stays on the host (None: it can go), and its own scalars."""
+    def obstacle(self, run: list[c_ast.Node], launches: list[c_ast.Node],
+                 cells: bool = True) -> tuple[str | None, set]:
+        """Why ``run`` stays on the host (None: it can go), and its own scalars; ``cells``:
+        a scalar it shares with the code around may become a cell."""
         block = c_ast.Compound(run)
         for j in escaping_jumps(block):
             return f"it contains a jump out of it at line {j.coord.line if j.coord else '?'}", set()
@@ -189,7 +199,7 @@ class _Promoter:
             if w.kind != "whole" or not isinstance(d, c_ast.Decl):
                 continue  # an element of an array: the device buffer holds it
             if self.live.live_before(run[0], d) or self.live.live_after(run[-1], d):
-                if not self.cellable(d):
+                if not cells or not self.cellable(d):
                     return f"it writes the scalar {d.name}, whose value is used outside it", set()
                 if all(d is not x for x in shared):
                     shared.append(d)
@@ -225,6 +235,40 @@ class _Promoter:
                 self.refused.append(f"{where(run[0])}: statements of {self.module.name} stay on the host: {why}")
                 continue
             self.promote(body, run, own)
+
+    def prologue(self, loop: c_ast.Node, parents: dict) -> bool:
+        """The host statements right before ``loop`` (a loop that launches kernels, in a block
+        that is no loop's body: a function's body, a branch) that write the arrays its
+        kernels use: ``y[0] = -r[0]`` before durbin's loop. On the host, they leave the
+        arrays valid only there, and the device then needs a copy of each whole array
+        they write a part of. Promoted when they contain no loop (one work-item does a
+        constant amount of work, which no copy undercuts), every array they use is one of
+        the loop's kernels' (no array moves for them), and every scalar they write is their
+        own or already a cell. Whether it promoted them."""
+        item = loop
+        block = parents.get(id(loop))
+        if isinstance(block, c_ast.Label):
+            item, block = block, parents.get(id(block))
+        if not isinstance(block, c_ast.Compound) or isinstance(
+                parents.get(id(block)), (c_ast.For, c_ast.While, c_ast.DoWhile)):
+            return False  # a loop's body: its runs are the loop's (see loop())
+        items = block.block_items or []
+        at = next(j for j, x in enumerate(items) if x is item)
+        run = next((r for r in _runs(block, self.names) if at > 0 and r[-1] is items[at - 1]), None)
+        launches = [n for n in walk(loop) if _launch_name(n, self.names)]
+        if run is None or not launches:
+            return False
+        if any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for x in run for n in walk(x)):
+            why = "it holds a loop (before the loop, only straight-line code runs on one work-item)"
+        elif self.when == "transfers" and not self.arrays(run) <= self.arrays(launches):
+            why = "it uses an array the kernels after it do not (it would move)"
+        else:
+            why, own = self.obstacle(run, launches, cells=False)
+        if why:
+            self.refused.append(f"{where(run[0])}: statements of {self.module.name} stay on the host: {why}")
+            return False
+        self.promote(block, run, own)
+        return True
 
     def promote(self, body: c_ast.Compound, run: list[c_ast.Node], own: set) -> None:
         """Replace ``run`` in ``body`` by a call of a launcher of a one-work-item kernel."""
@@ -270,8 +314,17 @@ def gpu_promote_sequential(module: Module, when: str = "transfers", prefix: str 
             make_cells(module, cells.decls, p.names)
             continue
         break
-    for line in p.refused:
+    done, refused = p.done, p.refused
+    while True:  # then the loops' prologues, one at a time on the code as it now is
+        q = _Promoter(module, when, prefix)
+        parents = parent_map(module.ast.body)
+        loops = [n for n in walk(module.ast.body) if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))]
+        if not any(q.prologue(loop, parents) for loop in loops):
+            refused = refused + q.refused
+            break
+        done += q.done
+    for line in refused:
         log.info("%s", line)
-    if not p.done:
+    if not done:
         raise PassFailed(f"gpu_promote_sequential: no host statement of {module.name} can run on the device"
-                         + (f" ({p.refused[0]})" if p.refused else ""))
+                         + (f" ({refused[0]})" if refused else ""))

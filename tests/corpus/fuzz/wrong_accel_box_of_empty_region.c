@@ -1,7 +1,7 @@
 /* Fuzz case: wrong in accel mode, seed 3353, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode accel --seed 3353 --cases 1 */
-/* Check it: python -m passman.fuzz --check wrong_58d78972.c */
-/* Or: passman run accel wrong_58d78972.c -o out --build --run --set max_dims=1 --set transfers=naive */
+/* Check it: python -m passman.fuzz --check wrong_accel_box_of_empty_region.c */
+/* Or: passman run accel wrong_accel_box_of_empty_region.c -o out --build --run --set max_dims=1 --set transfers=naive */
 /* passman-mode: accel */
 /* Problem: {'PASSMAN_ACCEL_CHECK': '1'}: line 1: 'A 42.25' -> 'A -nan' */
 /* passman-options: --set max_dims=1 --set transfers=naive */

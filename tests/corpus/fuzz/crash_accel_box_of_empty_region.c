@@ -1,7 +1,7 @@
 /* Fuzz case: crash in accel mode, seed 3154, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode accel --seed 3154 --cases 1 */
-/* Check it: python -m passman.fuzz --check crash_55c38993.c */
-/* Or: passman run accel crash_55c38993.c -o out --build --run --set transfers=naive */
+/* Check it: python -m passman.fuzz --check crash_accel_box_of_empty_region.c */
+/* Or: passman run accel crash_accel_box_of_empty_region.c -o out --build --run --set transfers=naive */
 /* passman-mode: accel */
 /* Problem: exit status 1: passman-accel: passman_accel_copy_from: the box 4..4 of dimension 2 is outside the array (4 elements)
  */

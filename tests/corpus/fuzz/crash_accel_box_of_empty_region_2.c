@@ -1,7 +1,7 @@
 /* Fuzz case: crash in accel mode, seed 3373, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode accel --seed 3373 --cases 1 */
-/* Check it: python -m passman.fuzz --check crash_b26e52bd.c */
-/* Or: passman run accel crash_b26e52bd.c -o out --build --run --set transfers=naive */
+/* Check it: python -m passman.fuzz --check crash_accel_box_of_empty_region_2.c */
+/* Or: passman run accel crash_accel_box_of_empty_region_2.c -o out --build --run --set transfers=naive */
 /* passman-mode: accel */
 /* Problem: exit status 1: passman-accel: passman_accel_copy_from: the box 6..6 of dimension 0 is outside the array (6 elements)
  */
