@@ -55,7 +55,9 @@ statement of the model, so it is refused too).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import islpy as isl
 from pycparser import c_ast
@@ -69,9 +71,13 @@ from ..cfacts.control import only_loop_index, pragmas_before
 from ..cfacts.names import names_in_scope, resolve_names, where
 from ..cfacts.types import INT_RANGES, arith_type
 from .affine import ctx
+from .ast_check import Unreadable, ast_violation
 from .facts import function_facts
 from .isl_ast import AstConverter, Instance, bind_mark, is_pragma_mark
 from .scop import Scop, Statement
+
+if TYPE_CHECKING:
+    from .dependences import Dependence
 
 #: seconds isl's AST generation may take on one part (then: PassFailed); the corpus
 #: needs well under one
@@ -156,7 +162,7 @@ def _loop_types(schedule: isl.Schedule) -> isl.Schedule:
     def visit(node: isl.ScheduleNode) -> isl.ScheduleNode:
         if node.get_type() == isl.schedule_node_type.band:
             n = node.band_n_member()
-            if not _mixed_strides(node.get_domain()):
+            if not (_mixed_strides(node.get_domain()) or _strided_band(node)):
                 for k in range(n):
                     node = node.band_member_set_ast_loop_type(k, isl.ast_loop_type.atomic)
             if node.get_domain().n_set() > 1 and _leaf_band(node):
@@ -178,6 +184,27 @@ def _mixed_strides(domain: isl.UnionSet) -> bool:
         return False
     sets = domain.get_basic_set_list()
     return any(sets.get_at(k).dim(isl.dim_type.div) > 0 for k in range(sets.n_basic_set()))
+
+
+def _strided_band(node: isl.ScheduleNode) -> bool:
+    """A band over several statements, one of which runs at strided values of the outer loops.
+
+    isl's ``atomic`` generation of such a band can move a statement to
+    another iteration of a loop below it: with the tile band of a skewed
+    nest where ``S6[i, j]`` runs at ``c0 = 5i + 5``, isl 2026.2 ran
+    ``t0 = A[5][j][0]`` one iteration of the ``simd`` loop early, before
+    the write it must follow (fuzz seed 91966). Those bands keep isl's
+    default loop type.
+    """
+    if node.get_domain().n_set() < 2 or node.get_schedule_depth() == 0:
+        return False
+    outer = node.get_prefix_schedule_union_map()
+    for k in range(outer.n_map()):  # one map per statement
+        image = outer.get_map_list().get_at(k).range()
+        sets = image.get_basic_set_list()
+        if any(sets.get_at(j).dim(isl.dim_type.div) > 0 for j in range(sets.n_basic_set())):
+            return True
+    return False
 
 
 def _bind_marks(schedule: isl.Schedule, names: Sequence[str]) -> isl.Schedule:
@@ -432,6 +459,7 @@ def generate(
     *,
     iterator_prefix: str = "c",
     clock: Clock | None = None,
+    deps: Iterable[Dependence] | None = None,
 ) -> list[c_ast.Node]:
     """C statements that execute the part's statement instances in the order of ``schedule``.
 
@@ -441,7 +469,10 @@ def generate(
     in place of ``scop.nodes`` with :func:`replace_part`. Raises
     :class:`PassFailed` for a part it cannot regenerate (see the module
     docstring), or whose code isl does not generate in :data:`AST_SECONDS`
-    (less when ``clock`` has less left).
+    (less when ``clock`` has less left). With ``deps``, the AST isl
+    generated is checked against them (:mod:`.ast_check`): where isl's
+    ``atomic`` loops break the schedule, the default loop types are tried,
+    and the part is refused if they break it too.
     """
     live = _check_part(module, scop)
     taken = names_in_scope(module.ast, module.cu.ast.ext)
@@ -460,19 +491,14 @@ def generate(
         ids = ids.add(isl.Id(n, context=ctx()))
     build = isl.AstBuild.from_context(scop.context).set_iterators(ids)
     schedule = schedule.align_params(schedule.get_map().get_space())  # parameters only bands use
-    schedule = _bind_marks(_loop_types(schedule), names)
-    # isl's AST generation can take minutes (unequal tiles in a wavefront): a child process
-    # tries it first under a time limit
-    seconds = AST_SECONDS if clock is None else min(AST_SECONDS, clock.left())
-    try:
-        run_with_deadline(lambda: build.node_from_schedule(schedule) and None, seconds,
-                          what="isl's code generation")
-    except DeadlineExceeded:
-        raise PassFailed(
-            f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
-            "the part is left as it is"
-        ) from None
-    tree = build.node_from_schedule(schedule)
+    tree = _ast(build, _bind_marks(_loop_types(schedule), names), scop, clock)
+    if deps is not None and os.environ.get("PASSMAN_CHECK_AST"):
+        why = _ast_problem(tree, scop, names, deps)
+        if why is not None:  # isl's atomic loops broke the schedule: its default types
+            tree = _ast(build, _bind_marks(schedule, names), scop, clock)
+            why = _ast_problem(tree, scop, names, deps)
+        if why is not None:
+            raise PassFailed(f"{scop.where}: isl's code for the new schedule is wrong: {why}")
     itype, casts, var_types = _types(module, scop)
     conv = AstConverter(
         scop, set(names), itype, scop.nodes[0].coord, casts=casts, var_types=var_types
@@ -494,6 +520,33 @@ def generate(
                 f"{inst.stmt.node.name}, used after the part, would move into a block"
             )
     return out
+
+
+def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock | None) -> isl.AstNode:
+    """isl's AST of ``schedule``, or PassFailed when isl takes longer than :data:`AST_SECONDS`."""
+    # isl's AST generation can take minutes (unequal tiles in a wavefront): a child process
+    # tries it first under a time limit
+    seconds = AST_SECONDS if clock is None else min(AST_SECONDS, clock.left())
+    try:
+        run_with_deadline(lambda: build.node_from_schedule(schedule) and None, seconds,
+                          what="isl's code generation")
+    except DeadlineExceeded:
+        raise PassFailed(
+            f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
+            "the part is left as it is"
+        ) from None
+    return build.node_from_schedule(schedule)
+
+
+def _ast_problem(
+    tree: isl.AstNode, scop: Scop, names: list[str], deps: Iterable[Dependence]
+) -> str | None:
+    """Why ``tree`` breaks a dependence of ``deps`` (:func:`.ast_check.ast_violation`), or None."""
+    rels = [(d.relation, f"{d.kind} dependence {d.why()}") for d in deps if not d.relation.is_empty()]
+    try:
+        return ast_violation(tree, scop.domain(), scop.context, list(scop.params), names, rels)
+    except Unreadable as err:
+        return f"its expression {err} cannot be checked"
 
 
 def _fill_holes(scop: Scop, out: list[c_ast.Node], conv: AstConverter) -> list[c_ast.Node]:

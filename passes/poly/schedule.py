@@ -236,7 +236,7 @@ def apply_to_part(
     from .codegen import generate, replace_part
 
     check_schedule(scop, deps, schedule)
-    nodes = generate(module, scop, schedule, clock=clock)
+    nodes = generate(module, scop, schedule, clock=clock, deps=deps)
     replace_part(module, scop, nodes)
 
 

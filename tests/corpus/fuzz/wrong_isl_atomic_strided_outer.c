@@ -1,7 +1,7 @@
 /* Fuzz case: wrong in openmp mode, seed 91966, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode openmp --seed 91966 --cases 1 */
-/* Check it: python -m passman.fuzz --check wrong_3dedab7f.c */
-/* Or: passman run openmp wrong_3dedab7f.c -o out */
+/* Check it: python -m passman.fuzz --check wrong_isl_atomic_strided_outer.c */
+/* Or: passman run openmp wrong_isl_atomic_strided_outer.c -o out */
 /* Problem: 1 threads: line 1: 't0 1' -> 't0 2' */
 
 #include <stdio.h>
