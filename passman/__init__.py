@@ -7,10 +7,13 @@
 ...     ws.save("out")
 """
 
-from .errors import InternalError, InvalidInput, PassFailed, PassmanError
+from importlib import metadata
+
+from .display import Display
+from .errors import InternalError, InvalidInput, PassFailed, PassmanError, PassmanWarning
 from .history import History, Step
 from .instrument import Instrumentation, PassCall
-from .loop import Loop
+from .loop import Loop, LoopList
 from .module import Module, Modules
 from .registry import (
     REGISTRY,
@@ -24,22 +27,34 @@ from .registry import (
 from .unit import CompilationUnit
 from .workspace import Workspace
 
-__version__ = "0.1.0"
+
+def _package_version() -> str:
+    """The installed distribution's version (pyproject.toml), or a marker in a bare checkout."""
+    try:
+        return metadata.version("passman")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+__version__ = _package_version()
 
 __all__ = [
     "REGISTRY",
     "CompilationUnit",
+    "Display",
     "History",
     "Instrumentation",
     "InternalError",
     "InvalidInput",
     "Loop",
+    "LoopList",
     "Module",
     "Modules",
     "PassCall",
     "PassFailed",
     "PassInfo",
     "PassmanError",
+    "PassmanWarning",
     "Property",
     "Step",
     "Workspace",

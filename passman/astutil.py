@@ -16,11 +16,23 @@ N = TypeVar("N", bound=c_ast.Node)
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+class IndexDesignator(c_ast.ID):
+    """An identifier that is an array index in a designator: ``RED`` in ``{ [RED] = "red" }``.
+
+    pycparser gives ``[RED] =`` and the field designator ``.RED =`` the same
+    ``ID``; the front end makes the first one this subclass so that the
+    printer writes it back in brackets. Everything else sees an ``ID``.
+    """
+
+    __slots__ = ()
+
+
 def fields(cls: type) -> tuple[str, ...]:
     """The data slots of a c_ast node class (children and attributes, no coord)."""
     f = _FIELDS.get(cls)
     if f is None:
-        f = tuple(s for s in cls.__slots__ if s not in ("coord", "__weakref__"))
+        slots = [s for k in reversed(cls.__mro__) for s in getattr(k, "__slots__", ())]
+        f = tuple(dict.fromkeys(s for s in slots if s not in ("coord", "__weakref__")))
         _FIELDS[cls] = f
     return f
 

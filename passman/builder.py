@@ -45,11 +45,12 @@ from pathlib import Path
 
 import jinja2
 
-from .errors import PassmanError
+from .errors import InvalidInput, PassmanError
 from .fsutil import atomic_write_text
 
 __all__ = [
     "BuildError",
+    "BuildFlags",
     "BuildPlan",
     "BuildResult",
     "RunResult",
@@ -65,6 +66,7 @@ __all__ = [
     "which",
     "write_extra_files",
     "write_makefile",
+    "absolute_paths",
 ]
 
 #: ``SourceFile.compiler`` value meaning "the plan's C compiler" (``plan.cc``).
@@ -204,6 +206,92 @@ class BuildError(PassmanError, RuntimeError):
         self.returncode = returncode
         self.stderr = stderr
         self.result = result
+
+
+#: preprocessor options followed by a path (``-I dir`` or ``-Idir``)
+_PATH_OPTIONS = ("-I", "-isystem", "-iquote", "-idirafter", "-include", "-imacros")
+
+
+def absolute_paths(cppflags: Iterable[str], base: StrPath | None = None) -> list[str]:
+    """``cppflags`` with the paths of ``-I``, ``-isystem``, ``-include`` ... made absolute.
+
+    The user's ``-I utilities`` is relative to where passman runs (``base``,
+    by default the current folder); the Makefile runs in the output folder.
+    """
+    root = os.fspath(base) if base is not None else os.getcwd()
+    out: list[str] = []
+    pending = False
+    for flag in cppflags:
+        if pending:
+            out.append(os.path.abspath(os.path.join(root, flag)))
+            pending = False
+            continue
+        option = next((o for o in _PATH_OPTIONS if flag.startswith(o)), None)
+        if option is None:
+            out.append(flag)
+        elif flag == option:
+            out.append(flag)
+            pending = True
+        else:
+            out.append(option + os.path.abspath(os.path.join(root, flag[len(option):])))
+    return out
+
+
+@dataclass
+class BuildFlags:
+    """What the user said about the build, added to every backend's plan by :meth:`apply`.
+
+    ``passman run ... -I DIR -D NAME -U NAME --cflags=... --ldlibs=...
+    --extra-source FILE`` and ``ws.build_flags`` in a recipe (or the
+    recipe's ``CFLAGS``/``LDFLAGS``/``LDLIBS`` constants) fill it.
+
+    Attributes:
+        cppflags: the preprocessor options the program was parsed with
+            (``-I`` paths absolute), first in the Makefile's ``CPPFLAGS``.
+        cflags: added after the backend's ``CFLAGS`` (so ``-O2`` there wins
+            over the backend's ``-O3``).
+        ldflags: added after the backend's ``LDFLAGS``.
+        ldlibs: added after the backend's ``LDLIBS`` (``-lpthread``).
+        extra_sources: files compiled and linked with the program but never
+            parsed, copied into the build folder.
+        extra_files: files copied beside them (the headers they include).
+    """
+
+    cppflags: list[str] = field(default_factory=list)
+    cflags: list[str] = field(default_factory=list)
+    ldflags: list[str] = field(default_factory=list)
+    ldlibs: list[str] = field(default_factory=list)
+    extra_sources: list[Path] = field(default_factory=list)
+    extra_files: list[Path] = field(default_factory=list)
+
+    def copy(self) -> BuildFlags:
+        """An independent copy (for a cloned workspace)."""
+        return BuildFlags(*(list(getattr(self, f)) for f in (
+            "cppflags", "cflags", "ldflags", "ldlibs", "extra_sources", "extra_files")))
+
+    def apply(self, plan: BuildPlan) -> BuildPlan:
+        """Add these flags and files to ``plan`` (in place; returned)."""
+        plan.cppflags = [*self.cppflags, *plan.cppflags]
+        plan.cflags = [*plan.cflags, *self.cflags]
+        plan.ldflags = [*plan.ldflags, *self.ldflags]
+        plan.libs = [*plan.libs, *self.ldlibs]
+        taken = {s.path.as_posix() for s in plan.sources} | set(plan.extra_files)
+        for src in self.extra_sources:
+            if src.name in taken:
+                raise InvalidInput(f"{src}: error: the output already has a file named {src.name}")
+            taken.add(src.name)
+            plan.extra_files[src.name] = _read_source(src)
+            plan.sources.append(SourceFile(Path(src.name), "nvcc" if src.suffix == ".cu" else DEFAULT_COMPILER))
+        for f in self.extra_files:
+            plan.extra_files.setdefault(f.name, _read_source(f))
+        return plan
+
+
+def _read_source(path: Path) -> str:
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise InvalidInput(f"{path}: error: cannot read: {err}") from None
 
 
 # ---------------------------------------------------------------------------

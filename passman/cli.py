@@ -1,17 +1,26 @@
 """The ``passman`` command line.
 
-    passman run RECIPE FILE... [-o DIR] [-D..] [-I..] [--set PROP=VALUE] [--build] [--run [-- ARGS]]
+    passman [--version] [-v | -q] COMMAND ...
+    passman run RECIPE FILE... [-o DIR] [-D..] [-I..] [-U..] [--set PROP=VALUE] [--build] [--run [-- ARGS]]
+                [--extra-source FILE] [--cflags=FLAGS] [--ldflags=FLAGS] [--ldlibs=FLAGS]
     passman run -p PIPELINE FILE... [same options]
     passman passes [NAME]
     passman show FILE... [--module M] [--resource R]
     passman stubs [BROKER] [--functions]
     passman tune (RECIPE | -p PIPELINE) FILE... [--trials N] [--study S]   (passman/tune/cli.py)
 
-User mistakes print one ``file:line:col: error: ...`` line and exit 1; a bug
-in passman prints a traceback with a request to report it and exits 3.
-``--verbose`` (before or after the command) logs more through the
-``passman`` logger (:mod:`logging`) on standard error: the history, its
-reproducer pipeline, tracebacks.
+Exit status: 0 when all went well (with ``--run``: the program's own
+status, 124 if it timed out); 1 for a user error (bad command line, input
+that does not parse, a refused pass, a failed build), printed as one
+``file:line:col: error: ...`` line; 3 for a bug in passman, printed with a
+traceback and a request to report it; 130 when interrupted.
+
+Messages go through :mod:`logging` (the ``passman`` logger, on standard
+error): notes such as ``passman: wrote out/app.c`` by default, more with
+``-v`` (the history, its reproducer pipeline, tracebacks; ``-vv`` debug),
+less with ``-q`` (warnings and errors; ``-qq`` errors only). Warnings are
+:class:`~passman.PassmanWarning` (:mod:`warnings`), printed one line each.
+The global options go before or after the command.
 """
 
 from __future__ import annotations
@@ -19,16 +28,21 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shlex
 import sys
 import tempfile
 import traceback
+import warnings
 from typing import Any
 
+from . import __version__
 from .builder import BuildError
-from .errors import InternalError, InvalidInput, PassFailed, PassmanError
+from .errors import InternalError, InvalidInput, PassFailed, PassmanError, PassmanWarning
 
 #: the logger ``--verbose`` turns on
 LOG = logging.getLogger("passman")
+#: the command line's notes (``passman: wrote ...``): shown unless ``-q``
+NOTES = logging.getLogger("passman.cli")
 
 
 class _StderrHandler(logging.StreamHandler):
@@ -50,19 +64,40 @@ class _StderrHandler(logging.StreamHandler):
 _HANDLER = _StderrHandler()
 
 
-def _configure_logging(verbose: bool) -> None:
+def _configure_logging(verbosity: int) -> None:
+    """``verbosity``: the number of ``-v`` minus the number of ``-q``."""
     if _HANDLER not in LOG.handlers:
         LOG.addHandler(_HANDLER)
-    LOG.setLevel(logging.INFO if verbose else logging.WARNING)
+    levels = {-2: logging.ERROR, -1: logging.WARNING, 0: logging.WARNING, 1: logging.INFO, 2: logging.DEBUG}
+    LOG.setLevel(levels[max(-2, min(2, verbosity))])
+    NOTES.setLevel(logging.INFO if verbosity >= 0 else LOG.level)
+
+
+def _show_warning(message: Any, category: type, filename: str, lineno: int, file: Any = None,
+                  line: str | None = None) -> None:
+    """:data:`warnings.showwarning` while the command runs: a passman warning is one logged line."""
+    if isinstance(message, PassmanWarning):
+        LOG.warning("%s", message.line)
+    else:
+        LOG.warning("%s", warnings.formatwarning(message, category, filename, lineno, line).rstrip())
+
+
+def _global_options(parser: argparse.ArgumentParser) -> None:
+    """``--version``, ``-v`` and ``-q``, listed in every ``--help`` (:func:`_main` reads ``-v``/``-q``)."""
+    parser.add_argument("--version", action="version", version=f"passman {__version__}",
+                        help="print passman's version and exit")
+    parser.add_argument("--verbose", "-v", action="count", default=0,
+                        help="show more (history, reproducer, tracebacks; -vv: debug); anywhere on the line")
+    parser.add_argument("--quiet", "-q", action="count", default=0,
+                        help="show less (-q: no notes; -qq: no warnings either); anywhere on the line")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="passman", description="A programmable pass manager for C.")
-    verbose_help = "show more (history, reproducer, tracebacks)"
-    p.add_argument("--verbose", "-v", action="store_true", help=verbose_help)
-    # also accepted after the command; SUPPRESS keeps a -v given before it
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--verbose", "-v", action="store_true", default=argparse.SUPPRESS, help=verbose_help)
+    p = argparse.ArgumentParser(prog="passman", description="A programmable pass manager for C.",
+                                epilog="Exit status: 0 ok, 1 user error, 3 internal error (README).")
+    _global_options(p)
+    common = argparse.ArgumentParser(add_help=False)  # the same options after the command
+    _global_options(common)
     sub = p.add_subparsers(dest="command", required=True)
 
     def cpp_args(sp: argparse.ArgumentParser) -> None:
@@ -84,6 +119,13 @@ def _parser() -> argparse.ArgumentParser:
     cpp_args(r)
     r.add_argument("--set", dest="sets", action="append", default=[], metavar="PROP=VALUE")
     r.add_argument("--backend", default=None, help="backend used by --build (default: the recipe's, else c)")
+    r.add_argument("--extra-source", "--no-parse", dest="extra_sources", action="append", default=[],
+                   metavar="FILE", help="build FILE with the program without parsing it (repeatable)")
+    r.add_argument("--cflags", action="append", default=[], metavar="FLAGS",
+                   help="add to the Makefile's CFLAGS, after the backend's (--cflags='-O2 -g')")
+    r.add_argument("--ldflags", action="append", default=[], metavar="FLAGS", help="add to LDFLAGS")
+    r.add_argument("--ldlibs", action="append", default=[], metavar="FLAGS",
+                   help="add to LDLIBS, after the backend's (--ldlibs=-lpthread)")
     r.add_argument("--build", action="store_true", help="compile the result")
     r.add_argument("--run", action="store_true", help="compile and run the result (args after --)")
     r.add_argument("--print-after", action="append", default=[], metavar="PASS|all",
@@ -147,7 +189,8 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
     else:
         recipe = load_recipe(ns.recipe)
         entry = recipe_entry(recipe)
-    ws = Workspace(*ns.files, cppflags=_cppflags(ns), brokers=ns.brokers)
+    ws = Workspace(*ns.files, cppflags=_cppflags(ns), brokers=ns.brokers, extra_sources=ns.extra_sources)
+    build_options = _build_flags(ws, ns, recipe)
     options = {}
     for key, value in sets.items():
         if key in ws.props:
@@ -176,7 +219,7 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
     if ns.build or ns.run:
         out = ns.output or tempfile.mkdtemp(prefix="passman-build-")
         result = ws.build(backend, out)
-        print(f"passman: built {result.binary}", file=sys.stderr)
+        NOTES.info("passman: built %s", result.binary)
         if ns.run:
             run = ws.run(extra, timeout=None)
             sys.stdout.write(run.stdout)
@@ -184,27 +227,39 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
             return run.returncode if run.returncode is not None else 124
         return 0
     if ns.output:
-        if ns.backend or hasattr(recipe, "BACKEND"):  # a ready-to-make folder for that backend
-            from pathlib import Path
-
-            from .builder import write_makefile
-
-            if backend not in ws.registry.backends:
-                raise InvalidInput(f"error: unknown backend '{backend}'")
-            plan = ws.registry.backends[backend]().render(ws, Path(ns.output))
-            write_makefile(plan, ns.output)
-            print(f"passman: wrote {ns.output} ({backend}; build and run it with: make -C {ns.output} run)",
-                  file=sys.stderr)
+        if ns.backend or hasattr(recipe, "BACKEND") or build_options:  # a ready-to-make folder
+            ws.render(backend, ns.output)
+            NOTES.info("passman: wrote %s (%s; build and run it with: make -C %s run)",
+                       ns.output, backend, shlex.quote(ns.output))
             return 0
         for path in ws.save(ns.output):
-            print(f"passman: wrote {path}", file=sys.stderr)
+            NOTES.info("passman: wrote %s", path)
         return 0
-    for cu in ws.compilation_units:
-        if not cu.is_stub:
-            if len(ws.compilation_units) > 1:
-                print(f"// ---- {cu.filename}")
-            sys.stdout.write(cu.code)
+    units = [cu for cu in ws.compilation_units if not cu.is_stub]
+    for cu in units:
+        if len(units) > 1:
+            print(f"// ---- {cu.filename}")
+        sys.stdout.write(cu.code)
     return 0
+
+
+def _build_flags(ws: Any, ns: argparse.Namespace, recipe: Any) -> bool:
+    """Add the recipe's ``CFLAGS``/``LDFLAGS``/``LDLIBS`` and the command line's to ``ws.build_flags``.
+
+    Returns whether the user said anything about the build beyond ``-I/-D/-U``.
+    """
+    flags = ws.build_flags
+    said = bool(ns.extra_sources)
+    for name, attr, given in (("CFLAGS", "cflags", ns.cflags), ("LDFLAGS", "ldflags", ns.ldflags),
+                              ("LDLIBS", "ldlibs", ns.ldlibs)):
+        from_recipe = getattr(recipe, name, None)
+        if from_recipe is not None:
+            getattr(flags, attr).extend(shlex.split(from_recipe) if isinstance(from_recipe, str)
+                                        else [str(f) for f in from_recipe])
+        words = [w for item in given for w in shlex.split(item)]
+        getattr(flags, attr).extend(words)
+        said = said or bool(words)
+    return said
 
 
 def _instrument(ws: Any, ns: argparse.Namespace) -> list[Any]:
@@ -331,34 +386,51 @@ def _wrap(words: list[str], indent: str, width: int = 100) -> str:
     return textwrap.fill(" ".join(words), width, initial_indent=indent, subsequent_indent=indent)
 
 
+_GLOBAL_FLAGS = {"-v": 1, "--verbose": 1, "-vv": 2, "-q": -1, "--quiet": -1, "-qq": -2}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``passman`` command."""
+    """Entry point of the ``passman`` command; returns the exit status (module docstring)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     extra: list[str] = []
     if "--" in argv:
         k = argv.index("--")
         argv, extra = argv[:k], argv[k + 1 :]
-    lead = 0
-    while lead < len(argv) and argv[lead] in ("-v", "--verbose"):
-        lead += 1
-    if argv[lead:lead + 1] == ["tune"]:  # its own parser: passman/tune/cli.py
-        _configure_logging(lead > 0 or "-v" in argv or "--verbose" in argv)
-        return _guarded(lambda: _tune(argv[lead + 1:] + extra))
-    parser = _parser()
-    ns = parser.parse_args(argv)
-    _configure_logging(ns.verbose)
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            return _main(argv, extra)
+        except SystemExit as stop:  # argparse: --help, --version (0) or a usage error (2: a user error)
+            code = stop.code
+            return 0 if code is None else 1 if code == 2 or not isinstance(code, int) else code
+
+
+def _main(argv: list[str], extra: list[str]) -> int:
+    # -v/-q anywhere, even between a command's file names (argparse stops a list at an option)
+    verbosity = sum(_GLOBAL_FLAGS.get(a, 0) for a in argv)
+    argv = [a for a in argv if a not in _GLOBAL_FLAGS]
+    _configure_logging(verbosity)
+    _filter_warnings(verbosity)
+    if argv[:1] == ["tune"]:  # its own parser: passman/tune/cli.py
+        return _guarded(lambda: _tune(argv[1:] + extra))
+    ns = _parser().parse_args(argv)
     if ns.command == "run":
         if ns.pipeline is not None:
             ns.recipe, ns.files = None, ns.inputs
         elif len(ns.inputs) < 2:
             print("usage: passman run [options] (RECIPE | -p PIPELINE) FILE... [-- ARGS]\n"
                   "passman run: error: a recipe and at least one C file are required", file=sys.stderr)
-            return 2
+            return 1
         else:
             ns.recipe, ns.files = ns.inputs[0], ns.inputs[1:]
     commands = {"run": lambda: _run(ns, extra), "passes": lambda: _passes(ns), "show": lambda: _show(ns),
                 "recipes": lambda: _recipes(ns), "stubs": lambda: _stubs(ns)}
     return _guarded(commands[ns.command])
+
+
+def _filter_warnings(verbosity: int) -> None:
+    """Every passman warning is shown (a workspace gives each once), none with ``-qq``."""
+    warnings.simplefilter("ignore" if verbosity <= -2 else "always", PassmanWarning)
 
 
 def _tune(argv: list[str]) -> int:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from pycparser import c_ast, c_parser
 
-from .astutil import deepest
+from .astutil import IndexDesignator, deepest
 from .errors import InvalidInput, located
 from .semantic import check_unit
 
@@ -37,7 +37,9 @@ PREDEFINED = ["-D__passman__=1"]
 MAX_NESTING = 1000
 RECURSION_LIMIT = 10 * MAX_NESTING
 
-_DIRECTIVE = re.compile(r"^\s*#\s*(include|define|undef)\b(.*)$")
+_DIRECTIVE = re.compile(r"^\s*#\s*(include|define|undef|if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$")
+_OPENS = ("if", "ifdef", "ifndef")
+_BRANCHES = ("elif", "elifdef", "elifndef", "else")
 
 
 def register_include_dir(path: str | Path) -> None:
@@ -55,7 +57,7 @@ class ParsedFile:
     #: the file name as it appears in the AST's coordinates
     coord_name: str
     ast: c_ast.FileAST
-    #: ``#include`` and feature-test ``#define`` lines, in source order
+    #: ``#include`` and feature-test ``#define`` lines, in source order, inside their ``#if``s
     directives: list[str] = field(default_factory=list)
     #: user headers (``#include "x.h"``) resolved next to the file
     local_headers: list[Path] = field(default_factory=list)
@@ -112,9 +114,20 @@ def _parse_error_message(parser: c_parser.CParser, err: Exception, default_file:
         return f"{default_file}: error: {msg}"
 
 
+class CParser(c_parser.CParser):
+    """pycparser's parser, keeping what its AST would lose: ``[ID] =`` designators (:class:`IndexDesignator`)."""
+
+    def _parse_designator(self) -> c_ast.Node:
+        bracket = self._peek_type() == "LBRACKET"
+        node = super()._parse_designator()
+        if bracket and type(node) is c_ast.ID:
+            return IndexDesignator(node.name, node.coord)
+        return node
+
+
 def parse_text(text: str, filename: str) -> c_ast.FileAST:
     """Parse preprocessed C text; syntax errors become :class:`InvalidInput`."""
-    parser = c_parser.CParser()
+    parser = CParser()
     try:
         return parser.parse(text, filename)
     except c_parser.ParseError as err:
@@ -142,8 +155,16 @@ def scan_directives(source: str, everything: bool = False) -> list[str]:
     change what the real headers declare, so they go back with the includes;
     other macros were expanded by the preprocessor and are not needed in the
     output (``everything=True`` keeps them all, to re-parse code that uses them).
+
+    A kept line inside ``#if``/``#ifdef``/``#ifndef`` keeps its conditional
+    context: the whole conditional (every branch's ``#elif``/``#else`` and the
+    ``#endif``) is kept around it, so ``#ifdef USE_MATH`` / ``#include
+    <math.h>`` / ``#endif`` comes back as it was. A conditional that holds no
+    kept line is left out.
     """
-    out: list[str] = []
+    root: list = []  # items: a kept line (str), or a conditional: [[head, items], ...] + endif
+    stack: list[list] = []  # the conditionals being read, innermost last
+    items = root
     lines = source.splitlines()
     i = 0
     while i < len(lines):
@@ -151,13 +172,52 @@ def scan_directives(source: str, everything: bool = False) -> list[str]:
         while line.endswith("\\") and i + 1 < len(lines):
             i += 1
             line = line[:-1] + lines[i]
-        m = _DIRECTIVE.match(line)
-        if m:
-            kind, rest = m.group(1), m.group(2).strip()
-            if everything or kind == "include" or rest.startswith("_"):
-                out.append(f"#{kind} {rest}")
         i += 1
+        m = _DIRECTIVE.match(line)
+        if not m:
+            continue
+        kind, rest = m.group(1), _strip_comment(m.group(2).strip())
+        text = f"#{kind} {rest}" if rest else f"#{kind}"
+        if kind in _OPENS:
+            branches: list = [[text, []]]
+            items.append(branches)
+            stack.append(branches)
+            items = branches[0][1]
+        elif kind in _BRANCHES and stack:
+            stack[-1].append([text, []])
+            items = stack[-1][-1][1]
+        elif kind == "endif" and stack:
+            stack.pop()
+            items = stack[-1][-1][1] if stack else root
+        elif kind in ("include", "define", "undef") and (everything or kind == "include" or rest.startswith("_")):
+            items.append(f"#{kind} {m.group(2).strip()}")
+    out: list[str] = []
+    _emit_directives(root, out)
     return out
+
+
+def _strip_comment(text: str) -> str:
+    """A conditional's expression without a trailing ``/* ... */`` or ``//`` comment."""
+    return re.sub(r"\s*(/\*.*?\*/|//.*)\s*$", "", text)
+
+
+def _emit_directives(items: list, out: list[str]) -> bool:
+    """Append the kept lines of ``items`` (with their conditionals) to ``out``; whether any."""
+    kept = False
+    for item in items:
+        if isinstance(item, str):
+            out.append(item)
+            kept = True
+            continue
+        inner: list[str] = []
+        inside = False
+        for head, body in item:
+            inner.append(head)
+            inside = _emit_directives(body, inner) or inside
+        if inside:
+            out += [*inner, "#endif"]
+            kept = True
+    return kept
 
 
 def local_includes(source: str, directory: Path) -> list[Path]:

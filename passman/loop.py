@@ -5,6 +5,13 @@ generated one (``l1``, ``l2`` …) that passman hides when it prints code. A
 generated label is created once and moves with its loop, so it is stable
 across passes that do not touch that loop. :class:`Loop` is a handle (module,
 label) resolved against the current AST each time it is used.
+
+Sets of loops are data, so they are properties, the same on a module, a set
+of modules and a loop: ``loops`` (outermost, or directly nested),
+``all_loops`` (every one, outer before inner) and ``inner_loops`` (those
+with no loop inside). Each is a :class:`LoopList`, which can also be called
+as PyPS's methods are: ``module.loops()`` is ``module.loops``, and
+``module.loops("l3")`` or ``module.loops(0)`` picks one.
 """
 
 from __future__ import annotations
@@ -15,10 +22,14 @@ from typing import TYPE_CHECKING, Any
 
 from pycparser import c_ast
 
+from .display import Display, show
 from .errors import InvalidInput
 
 if TYPE_CHECKING:
     from .module import Module
+
+#: the resource holding each loop's verdict (the parallel-loop analysis): ``{label: verdict}``
+VERDICTS = "parallel_loops"
 
 
 @dataclass
@@ -74,6 +85,27 @@ def unlabelled_fors(root: c_ast.Node) -> list[tuple[c_ast.Node, c_ast.For]]:
     return out
 
 
+class LoopList(list):
+    """A list of loops that also answers a call, as PyPS's ``loops()`` does.
+
+    ``module.loops`` and ``module.loops()`` are the same list;
+    ``module.loops("l3")`` is the loop labelled ``l3`` (for a module: anywhere
+    in it), ``module.loops(0)`` the first one.
+    """
+
+    def __init__(self, items: list[Loop] | tuple = (), where: str = "", find: Any = None):
+        super().__init__(items)
+        self.where = where
+        self.find = find
+
+    def __call__(self, label: str | int | None = None) -> Any:
+        if label is None:
+            return self
+        if isinstance(label, str) and self.find is not None:
+            return self.find(label)
+        return select_items(self, label, self.where)
+
+
 class Loop:
     """A handle on one ``for`` loop: ``module.loop("l3")``.
 
@@ -105,10 +137,21 @@ class Loop:
         """The workspace the loop belongs to."""
         return self.module.ws
 
-    def loops(self, label: str | int | None = None) -> list[Loop] | Loop:
-        """The loops directly nested in this one (or one of them by label or index)."""
-        kids = [Loop(self.module, s.label) for s in self.site.children]
-        return select_items(kids, label, f"loop {self.label}")
+    @property
+    def loops(self) -> LoopList:
+        """The loops directly nested in this one (``loop.loops("l4")``, ``loop.loops(0)``: one of them)."""
+        return LoopList([Loop(self.module, s.label) for s in self.site.children], f"loop {self.label}")
+
+    @property
+    def all_loops(self) -> LoopList:
+        """Every loop nested in this one, outer before inner, in source order."""
+        return LoopList([Loop(self.module, s.label) for s in iter_sites(self.site.children)], f"loop {self.label}")
+
+    @property
+    def inner_loops(self) -> LoopList:
+        """The innermost loops nested in this one (empty when it is innermost itself)."""
+        return LoopList([Loop(self.module, s.label) for s in iter_sites(self.site.children) if not s.children],
+                        f"loop {self.label}")
 
     @property
     def generated(self) -> bool:
@@ -142,8 +185,26 @@ class Loop:
 
     @property
     def parallel(self) -> bool:
-        """Whether an OpenMP work-sharing pragma marks the loop as parallel."""
+        """Whether an OpenMP work-sharing pragma marks the loop as parallel (PyPS's meaning).
+
+        What the analysis proves is :attr:`verdict`.
+        """
         return any(p.split()[:1] == ["omp"] and " for" in f" {p} " for p in self.pragma)
+
+    @property
+    def verdict(self) -> Any:
+        """The parallel-loop analysis on this loop, whatever its pragmas say.
+
+        ``.parallel`` (may its iterations run in any order?), ``.private`` and
+        ``.lastprivate`` (what each iteration must own), ``.reductions`` (what
+        it must combine), ``.reasons`` (why not parallel, in source terms),
+        ``.trip_count``. Computed on demand, cached until the function changes
+        (``module.display("parallel_loops")`` shows every loop's).
+        """
+        verdicts = self.module.resource(VERDICTS)
+        if self.label not in verdicts:
+            raise InvalidInput(f"error: no verdict for loop '{self.label}' in function {self.module.name}")
+        return verdicts[self.label]
 
     @property
     def coord(self) -> Any:
@@ -157,11 +218,9 @@ class Loop:
 
         return to_c(self.site.labelled, hidden_labels=self.module.ws._labels.auto)
 
-    def display(self, resource: str | None = None) -> str:
-        """Print the loop (annotated with ``resource`` if given) and return the text."""
-        text = self.module._render(self.site.labelled, resource)
-        print(text, end="" if text.endswith("\n") else "\n")
-        return text
+    def display(self, resource: str | None = None, *, file: Any = None) -> Display:
+        """The loop, annotated with ``resource`` if given (see :meth:`Module.display`)."""
+        return show(self.module._render(self.site.labelled, resource), file)
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
@@ -178,7 +237,15 @@ class Loop:
         return hash((self.module, self.label))
 
     def __repr__(self) -> str:
-        return f"<Loop {self.module.name}/{self.label}>"
+        try:
+            node = self.node
+        except InvalidInput:
+            return f"<Loop {self.label} of {self.module.name} (no longer there)>"
+        from .printer import to_c
+
+        header = to_c(c_ast.For(node.init, node.cond, node.next, c_ast.EmptyStatement())).strip()
+        where = f" at {node.coord.file}:{node.coord.line}" if node.coord is not None and node.coord.file else ""
+        return f"<Loop {self.label} of {self.module.name}{where}: {header.removesuffix(' ;')}>"
 
 
 def select_items(items: list, key: str | int | None, where: str):

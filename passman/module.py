@@ -7,14 +7,14 @@ method (``module.unroll`` is not, it is a loop pass: ``loop.unroll``).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 from pycparser import c_ast
 
+from .display import Display, show
 from .errors import InvalidInput, PassFailed
-from .loop import Loop, iter_sites, loop_sites, select_items
+from .loop import Loop, LoopList, iter_sites, loop_sites
 
 if TYPE_CHECKING:
     from .unit import CompilationUnit
@@ -97,20 +97,22 @@ class Module:
         return Modules(self.ws, [n for n in g.predecessors(self.name) if n in self.ws])
 
     # -- loops ------------------------------------------------------------------
-    def loops(self, label: str | int | None = None) -> list[Loop] | Loop:
-        """The outermost loops, or one loop (anywhere in the function) by label or index."""
-        if isinstance(label, str):
-            return self.loop(label)
-        return select_items([Loop(self, s.label) for s in loop_sites(self.ast)], label, self.name)
+    @property
+    def loops(self) -> LoopList:
+        """The outermost loops; ``module.loops("l3")`` is one loop anywhere in the function, ``loops(0)`` the first."""
+        return LoopList([Loop(self, s.label) for s in loop_sites(self.ast)], f"function {self.name}", self.loop)
 
     @property
-    def all_loops(self) -> list[Loop]:
+    def all_loops(self) -> LoopList:
         """Every loop, outer before inner, in source order."""
-        return [Loop(self, s.label) for s in iter_sites(loop_sites(self.ast))]
+        return LoopList([Loop(self, s.label) for s in iter_sites(loop_sites(self.ast))],
+                        f"function {self.name}", self.loop)
 
-    def inner_loops(self) -> list[Loop]:
+    @property
+    def inner_loops(self) -> LoopList:
         """The innermost loops (those with no nested loop)."""
-        return [Loop(self, s.label) for s in iter_sites(loop_sites(self.ast)) if not s.children]
+        return LoopList([Loop(self, s.label) for s in iter_sites(loop_sites(self.ast)) if not s.children],
+                        f"function {self.name}", self.loop)
 
     def loop(self, label: str) -> Loop:
         """The loop labelled ``label``."""
@@ -134,11 +136,16 @@ class Module:
             node, annotations=annotations, hidden_labels=self.ws._labels.auto, label_comments=True
         )
 
-    def display(self, resource: str | None = None, *, file: TextIO | None = None) -> str:
-        """Print the function, annotated with ``resource`` as comments, and return the text."""
-        text = self._render(self.ast, resource)
-        print(text, end="" if text.endswith("\n") else "\n", file=file or sys.stdout)
-        return text
+    def display(self, resource: str | None = None, *, file: TextIO | None = None) -> Display:
+        """The function, annotated with analysis ``resource`` as comments (generated labels shown).
+
+        Returns a :class:`~passman.display.Display` (a ``str``): the Python
+        prompt and IPython show it once, as code, and Jupyter as highlighted
+        HTML. In a script it is also printed, as in PyPS (to ``file`` when
+        given, wherever it runs). An unknown ``resource`` is refused with
+        the known names.
+        """
+        return show(self._render(self.ast, resource), file)
 
     def annotated(self, resource: str | None = None) -> str:
         """The text :meth:`display` prints, without printing it."""
@@ -175,7 +182,15 @@ class Module:
         return self.name < other.name
 
     def __repr__(self) -> str:
-        return f"<Module {self.name}>"
+        if self.name not in self.ws:
+            return f"<Module {self.name} (no longer there)>"
+        if self.is_stub:
+            return f"<Module {self.name}: library model>"
+        node = self.ws._funcdef(self.name)
+        coord = node.decl.coord
+        where = f" ({coord.file}:{coord.line})" if coord is not None and coord.file else ""
+        n = sum(1 for _ in iter_sites(loop_sites(node)))
+        return f"<Module {self.name}{where}: {n} loop{'' if n == 1 else 's'}>"
 
 
 class Modules:
@@ -207,9 +222,20 @@ class Modules:
         """Member names, sorted."""
         return list(self._names)
 
-    def loops(self) -> list[Loop]:
+    @property
+    def loops(self) -> LoopList:
         """The outermost loops of every member."""
-        return [lp for m in self for lp in m.loops()]
+        return LoopList([lp for m in self for lp in m.loops], "these functions")
+
+    @property
+    def all_loops(self) -> LoopList:
+        """Every loop of every member."""
+        return LoopList([lp for m in self for lp in m.all_loops], "these functions")
+
+    @property
+    def inner_loops(self) -> LoopList:
+        """The innermost loops of every member."""
+        return LoopList([lp for m in self for lp in m.inner_loops], "these functions")
 
     @property
     def callers(self) -> Modules:
@@ -221,9 +247,9 @@ class Modules:
         """Every module a member calls."""
         return Modules(self.ws, [c.name for m in self for c in m.callees])
 
-    def display(self, resource: str | None = None, *, file: TextIO | None = None) -> str:
-        """Display every member."""
-        return "".join(m.display(resource, file=file) for m in self)
+    def display(self, resource: str | None = None, *, file: TextIO | None = None) -> Display:
+        """Every member, as :meth:`Module.display` shows one."""
+        return show("\n".join(m.annotated(resource) for m in self), file)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name.startswith("_"):
@@ -244,4 +270,5 @@ class Modules:
         return apply_all
 
     def __repr__(self) -> str:
-        return f"<Modules {', '.join(self._names)}>"
+        names = ", ".join(self._names[:8]) + (", ..." if len(self._names) > 8 else "")
+        return f"<Modules ({len(self._names)}): {names}>"

@@ -12,6 +12,8 @@ import importlib
 import sys
 from importlib import metadata
 
+from .errors import warn
+
 GROUPS = ("passman.passes", "passman.backends", "passman.brokers")
 
 #: built-in plugins, loaded even when package metadata is unavailable (source checkout)
@@ -73,4 +75,4 @@ def _load(key: str, loader, seen: set[str], quiet_missing: bool = False) -> None
 def _report(key: str, err: BaseException) -> None:
     msg = f"plugin {key} failed to load: {err!r}"
     errors.append(msg)
-    print(f"passman: warning: {msg}", file=sys.stderr)
+    warn(msg)

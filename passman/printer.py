@@ -50,6 +50,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from pycparser import c_ast
 from pycparser.c_generator import CGenerator
 
+from .astutil import IndexDesignator
+
 __all__ = ["CPrinter", "to_c"]
 
 _STEP = 4  # spaces per indentation level
@@ -597,9 +599,15 @@ class CPrinter(CGenerator):
     def visit_NamedInitializer(self, n: c_ast.NamedInitializer) -> str:
         """``.x = 1``, ``[2] = 3``, ``.a.b[1] = 0``."""
         desig = "".join(
-            "." + d.name if isinstance(d, c_ast.ID) else "[" + self.visit(d) + "]" for d in n.name
+            "." + d.name if isinstance(d, c_ast.ID) and not isinstance(d, IndexDesignator)
+            else "[" + self._expr(d) + "]"
+            for d in n.name
         )
         return desig + " = " + self._sub(n.expr, _ASSIGN)
+
+    def visit_IndexDesignator(self, n: IndexDesignator) -> str:
+        """The name of an enumeration constant used as a designator's index."""
+        return n.name
 
     def visit_CompoundLiteral(self, n: c_ast.CompoundLiteral) -> str:
         """``(type){...}``."""

@@ -23,6 +23,7 @@ that every resource a built-in pass reads is declared in one of the first two.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 import typing
@@ -163,6 +164,8 @@ class PassInfo:
             if not args:
                 break
             out[self.param_name(p)] = args.pop(0)
+        if len(args) == 1 and self.varargs is not None and isinstance(args[0], (tuple, list)):
+            args = list(args[0])  # loop.tile((32, 32)) as loop.tile(32, 32): the tuple `passman passes` lists
         if args:
             if self.varargs is None:
                 raise InvalidInput(
@@ -344,12 +347,24 @@ class Registry:
         """The analysis that computes ``resource`` (the activated one if several)."""
         prods = self.producers.get(resource)
         if not prods:
-            raise InvalidInput(f"error: no analysis provides resource '{resource}'")
+            raise InvalidInput(f"error: no analysis provides resource '{resource}'" + self.resource_hint(resource))
         if active and resource in active:
             for p in prods:
                 if p.name == active[resource]:
                     return p
         return prods[0]
+
+
+    def resource_names(self) -> list[str]:
+        """Every resource some analysis provides, sorted (importing no pass module)."""
+        return sorted(set(dict.keys(self.producers)) | set(self.producers.pending))
+
+    def resource_hint(self, name: str) -> str:
+        """``; did you mean 'dependences'? (known: ...)`` for an unknown resource ``name``."""
+        names = self.resource_names()
+        close = difflib.get_close_matches(name, names, n=1)
+        guess = f"; did you mean '{close[0]}'?" if close else ""
+        return f"{guess} (known: {', '.join(names)})"
 
 
 #: The process-wide registry every decorator writes to.

@@ -20,8 +20,9 @@ from pycparser import c_ast
 
 from . import frontend
 from .astutil import copy_node, func_name, same_tree
+from .builder import BuildFlags, absolute_paths
 from .consistency import ResourceManager
-from .errors import InternalError, InvalidInput, PassFailed, PassmanError
+from .errors import InternalError, InvalidInput, PassFailed, PassmanError, warn
 from .history import SET_CODE, History, Step
 from .instrument import Instrumentation, PassCall
 from .loop import Loop, unlabelled_fors
@@ -149,7 +150,10 @@ class Workspace:
     files (keyword arguments set properties). It is a context manager.
     ``brokers=["fftw"]`` enables library brokers beyond those always on and
     those detected from the includes; the library functions the program calls
-    join it as stub modules (see ``docs/brokers.md``).
+    join it as stub modules (see ``docs/brokers.md``). ``extra_sources`` are
+    C files built with the program but never parsed (:meth:`add_extra_source`);
+    :attr:`build_flags` holds them, the ``cppflags`` and the user's
+    ``CFLAGS``/``LDLIBS``, which every backend's Makefile gets.
     """
 
     def __init__(
@@ -160,6 +164,7 @@ class Workspace:
         registry: Registry | None = None,
         verbose: bool = False,
         brokers: Iterable[str] = (),
+        extra_sources: Iterable[str | os.PathLike[str]] = (),
         **properties: Any,
     ):
         from .brokers import BROKERS
@@ -172,6 +177,8 @@ class Workspace:
         self.registry = registry or REGISTRY
         self.name = name or (Path(sources[0]).stem if sources else "workspace")
         self.cppflags = list(cppflags)
+        #: what the Makefile gets besides the backend's flags (``passman run -I/-D/-U/--cflags/...``)
+        self.build_flags = BuildFlags(cppflags=absolute_paths(self.cppflags))
         self.verbose = verbose
         self._clock = 0
         self._versions: dict[tuple, int] = {("program",): 0}
@@ -190,6 +197,8 @@ class Workspace:
         self.warnings: list[str] = []
         for src in sources:
             self.add_source(src)
+        for extra in extra_sources:
+            self.add_extra_source(extra)
         for k, v in properties.items():
             setattr(self.props, k, v)
         self._stubs_deferred = False
@@ -223,6 +232,29 @@ class Workspace:
         if not self._stubs_deferred:
             self._resolve_stubs([func_name(n) for n in cu.ast.ext if isinstance(n, c_ast.FuncDef)])
         return cu
+
+    def add_extra_source(self, path: str | os.PathLike[str]) -> None:
+        """Build ``path`` with the program without parsing it (``passman run --extra-source FILE``).
+
+        It is copied into the output folder with the headers it includes
+        with quotes from its own folder, compiled with the backend's C
+        compiler (nvcc for ``.cu``) and linked; passman never reads its code,
+        so its functions are library functions to the analyses.
+        """
+        p = Path(path)
+        if not p.is_file():
+            raise InvalidInput(f"{path}: error: no such file")
+        if any(p.name == cu.filename for cu in self._units.values()) or any(
+                p.name == q.name for q in self.build_flags.extra_sources):
+            raise InvalidInput(f"{path}: error: the output already has a file named {p.name}")
+        self.build_flags.extra_sources.append(p)
+        try:
+            text = p.read_text()
+        except (OSError, UnicodeDecodeError) as err:
+            raise InvalidInput(f"{path}: error: cannot read: {err}") from None
+        for header in frontend.local_includes(text, p.parent):
+            if header not in self.build_flags.extra_files:
+                self.build_flags.extra_files.append(header)
 
     def add_unit_from_ast(self, name: str, ast: c_ast.FileAST, **kw: Any) -> CompilationUnit:
         """Add a compilation unit built in memory (stubs, generated code)."""
@@ -527,17 +559,15 @@ class Workspace:
         return self.rm.computations
 
     def warn(self, message: str) -> None:
-        """Record a warning (and print it to stderr).
+        """Record a warning in :attr:`warnings` and give it as a :class:`~passman.PassmanWarning`.
 
-        A message that carries its own ``warning:`` tag (``file:line:col:
-        warning: ...``) is printed as it is.
+        Once per workspace and message. A message ``file:line:col: warning:
+        text`` is located at that line of the C file (the command line prints
+        it as it is; other messages as ``passman: warning: text``).
         """
-        import sys
-
         if message not in self.warnings:
             self.warnings.append(message)
-            line = message if "warning:" in message else f"passman: warning: {message}"
-            print(line, file=sys.stderr)
+            warn(message)
 
     # -- applying passes ---------------------------------------------------------------
     def _pass_names(self, scope: str) -> list[str]:
@@ -830,6 +860,7 @@ class Workspace:
         new.registry = self.registry
         new.name = self.name
         new.cppflags = list(self.cppflags)
+        new.build_flags = self.build_flags.copy()
         new.verbose = self.verbose
         new._clock = self._clock
         new._versions = dict(self._versions)
@@ -892,22 +923,36 @@ class Workspace:
             out[cu.name] = fname
         return out
 
+    def render(self, backend: str, directory: str | os.PathLike[str], **options: Any):
+        """Write the program for ``backend`` into ``directory`` with its Makefile; return the build plan.
+
+        The plan is the backend's, plus :attr:`build_flags` (the user's
+        ``-I``/``-D``/``-U``, ``CFLAGS``, ``LDLIBS``, extra sources).
+        """
+        from .builder import write_makefile
+
+        be = self._backend(backend)()
+        plan = self.build_flags.apply(be.render(self, Path(directory), **options))
+        write_makefile(plan, Path(directory))
+        return plan
+
+    def _backend(self, name: str) -> Any:
+        if name not in self.registry.backends:
+            known = ", ".join(sorted(self.registry.backends)) or "none"
+            raise InvalidInput(f"error: unknown backend '{name}' (known: {known})")
+        return self.registry.backends[name]
+
     def build(self, backend: str = "c", directory: str | os.PathLike[str] | None = None, **options: Any):
         """Render the program with ``backend`` into ``directory``, write its Makefile and compile.
 
         Returns the builder's result (``.binary`` is the executable).
         """
         from .builder import compile as compile_plan
-        from .builder import write_makefile
 
-        if backend not in self.registry.backends:
-            known = ", ".join(sorted(self.registry.backends)) or "none"
-            raise InvalidInput(f"error: unknown backend '{backend}' (known: {known})")
+        self._backend(backend)  # an unknown one is refused before a folder is made
         if directory is None:
             directory = Path(tempfile.mkdtemp(prefix=f"passman-{self.name}-"))
-        be = self.registry.backends[backend]()
-        plan = be.render(self, Path(directory), **options)
-        write_makefile(plan, Path(directory))
+        plan = self.render(backend, directory, **options)
         self.build_result = compile_plan(plan, Path(directory))
         return self.build_result
 
@@ -920,7 +965,10 @@ class Workspace:
         return run_binary(self.build_result.binary, list(args), **kwargs)
 
     def __repr__(self) -> str:
-        return f"<Workspace {self.name}: {', '.join(self._units)}>"
+        units = [cu for cu in self._units.values() if not cu.is_stub]
+        n = sum(1 for cu in units for node in cu.ast.ext if isinstance(node, c_ast.FuncDef))
+        files = ", ".join(cu.filename for cu in units) or "no file"
+        return f"<Workspace {self.name}: {files}; {n} function{'' if n == 1 else 's'}>"
 
 
 def _is_default(p: Property, value: Any) -> bool:

@@ -449,7 +449,7 @@ def passman(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     (["-p", "unroll{rate=$R}", "--param", "R=nope(1)", "X.c"], 1, "unknown kind 'nope'"),
     (["-p", "unroll{rate=$R", "--param", "R=int(1,2)", "X.c"], 1, "pipeline:1:"),
     (["-p", "unroll{rate=$R}", "--param", "R=int(1,2)", "missing.c"], 1, "missing.c: error: no such file"),
-    (["-p", "unroll{rate=$R}", "--param", "R=int(1,2)", "X.c", "--strategy", "magic"], 2, "invalid choice"),
+    (["-p", "unroll{rate=$R}", "--param", "R=int(1,2)", "X.c", "--strategy", "magic"], 1, "invalid choice"),
     (["-p", "unroll{rate=$R}", "--param", "R=int(1,2)", "X.c", "--trials", "0"], 1, "--trials"),
     (["norecipe", "X.c"], 1, "no recipe 'norecipe'"),
     (["show", "nosuch", "--storage", "none.db"], 1, "no storage none.db"),
