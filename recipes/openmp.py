@@ -29,14 +29,21 @@ Options (``--set NAME=VALUE``):
   reads it from there when the option itself is not given;
 * ``distribute`` (default true) falls back to loop distribution
   (Allen–Kennedy) for the loops coarse grain left sequential;
-* ``min_work`` (default 2000) is the profitability guard of the coarse-grain
-  path: loops whose estimated work is known and smaller stay sequential;
+* ``min_work`` (default 2000) and ``region_work`` (default: the property
+  ``parallel_region_work``, the fork/join cost at two threads measured on
+  this machine, see ``passes/parallel/profitability.py``) are the
+  profitability model, on both paths: a parallel loop whose work per region
+  (iterations x statements) is known and under ``min_work`` stays
+  sequential, and so does one inside a sequential loop (its region would
+  open at each iteration) under ``region_work``; work that depends on
+  parameters gives the pragma an OpenMP ``if(work >= threshold)`` clause.
+  ``min_work=0`` keeps the second guard (``region_work=0`` lifts it);
 * ``constants`` (default true) replaces integer parameters by the
   constant every call passes (``propagate_constant_arguments``), after the
   scheduler, and folds the scheduled functions' bounds that became
   constant (``partial_eval``);
-* ``verbose`` says why ``auto_schedule`` left a function as it was and why
-  each loop left sequential is.
+* ``verbose`` says why ``auto_schedule`` left a function as it was, why
+  each loop left sequential is, and which regions got an ``if`` clause.
 """
 
 from __future__ import annotations
@@ -144,6 +151,7 @@ def main(
     ws,
     distribute: bool = True,
     min_work: int = 2000,
+    region_work: int | None = None,
     constants: bool = True,
     verbose: bool = False,
     poly: bool = True,
@@ -154,9 +162,12 @@ def main(
 ):
     """Parallelize every function of the program (see the module docstring)."""
     from passman.passes.parallel.parallelize import why_sequential
+    from passman.passes.parallel.profitability import region_decisions
 
     options = schedule_options(ws, tile, fusion, tile_sizes, wavefront)  # checked before any change
     ws.props.parallel_min_work = min_work
+    if region_work is not None:
+        ws.props.parallel_region_work = region_work
     use_poly = poly and has_scheduler(ws)
     done: set[str] = set()
     if use_poly:
@@ -171,6 +182,14 @@ def main(
         propagate_constants(ws)
         for name in done:  # the scheduler's bounds on the constants: fold what became constant
             attempt(ws[name].partial_eval)
+    for name in sorted(done):  # the scheduler's parallel loops, weighed on the final bounds
+        if verbose:
+            for loop, pays in region_decisions(ws[name], ws.props.parallel_min_work,
+                                               ws.props.parallel_region_work):
+                if pays.reason:
+                    state = "guarded" if pays.parallel else "sequential"
+                    print(f"passman: {state}: loop {loop.label} of {name}: {pays.reason}")
+        attempt(ws[name].parallel_profitability)
     for module in ws.all_functions:
         if module.name in done:
             continue  # its other loops (outside static-control parts) stay as they are

@@ -74,11 +74,17 @@ class ParallelMarker:
 
     ``reductions`` are ``(operator, item)`` pairs: ``("+", "s")``,
     ``("max", "m")``, ``("+", "hist[0:256]")`` (an OpenMP array section).
+    ``condition``: the run-time profitability test (an OpenMP ``if`` clause,
+    ``n * m >= 2000``; "" for none), or with ``versioned`` the test that
+    chooses between a parallel and a sequential copy of the loop (written
+    ``version(...)`` in the marker), see :mod:`.profitability`.
     """
 
     private: tuple[str, ...] = ()
     lastprivate: tuple[str, ...] = ()
     reductions: tuple[tuple[str, str], ...] = ()
+    condition: str = ""
+    versioned: bool = False  # the condition chooses a parallel or a sequential copy (``version(...)``)
 
     @property
     def text(self) -> str:
@@ -89,6 +95,8 @@ class ParallelMarker:
         if self.lastprivate:
             parts.append(f"lastprivate({', '.join(self.lastprivate)})")
         parts += [f"reduction({op}:{item})" for op, item in self.reductions]
+        if self.condition:
+            parts.append(f"{'version' if self.versioned else 'if'}({self.condition})")
         return " ".join(parts)
 
     @classmethod
@@ -100,6 +108,7 @@ class ParallelMarker:
         private: list[str] = []
         last: list[str] = []
         reds: list[tuple[str, str]] = []
+        condition, versioned = "", False
         for name, arg in clauses(words[2] if len(words) > 2 else ""):
             arg = arg or ""
             if name == "private":
@@ -109,14 +118,21 @@ class ParallelMarker:
             elif name == "reduction":
                 op, _, items = arg.partition(":")
                 reds += [(op.strip(), item) for item in split_list(items)]
-        return cls(tuple(private), tuple(last), tuple(reds))
+            elif name in ("if", "version"):
+                condition, versioned = (arg or "").strip(), name == "version"
+        return cls(tuple(private), tuple(last), tuple(reds), condition, versioned)
 
     def merged(self, other: ParallelMarker) -> ParallelMarker:
-        """The clauses of both markers (a collapsed nest: one pragma for several loops)."""
+        """The clauses of both markers (a collapsed nest: one pragma for several loops).
+
+        The outer marker's (``self``) condition stays: it weighs the whole nest.
+        """
         return ParallelMarker(
             _union(self.private, other.private),
             _union(self.lastprivate, other.lastprivate),
             _union(self.reductions, other.reductions),
+            self.condition or other.condition,
+            self.versioned if self.condition else other.versioned,
         )
 
 

@@ -58,12 +58,12 @@ from .omp_clauses import (
 )
 from .verdicts import loop_verdict
 
-__all__ = ["omp_merge_pragma", "omp_pragma_text", "ompify_code"]
+__all__ = ["omp_merge_pragma", "omp_pragma_text", "ompify_code", "version_loop"]
 
 
 def omp_pragma_text(m: ParallelMarker, collapse: int = 1, indices: tuple[str, ...] = (),
                     schedule: str | None = None) -> str:
-    """``omp parallel for private(...) lastprivate(...) reduction(op:...) collapse(n)``.
+    """``omp parallel for private(...) lastprivate(...) reduction(op:...) collapse(n) if(...)``.
 
     The loop indices of the collapsed nest are private by OpenMP's rules and
     are not listed as private (they stay lastprivate when their value is
@@ -85,6 +85,8 @@ def omp_pragma_text(m: ParallelMarker, collapse: int = 1, indices: tuple[str, ..
         parts.append(f"schedule({schedule})")
     if collapse > 1:
         parts.append(f"collapse({collapse})")
+    if m.condition and not m.versioned:
+        parts.append(f"if({m.condition})")
     return " ".join(parts)
 
 
@@ -133,7 +135,7 @@ def _proven(loop: Loop, m: ParallelMarker) -> tuple[ParallelMarker | None, str]:
         return None, f"{head}: {why}"
     # the analysis says which reductions the loop needs, on the code as it is now: a marker's own
     # reduction items may name what an earlier pass rewrote (C[k:1] after k became kk + 3)
-    own = ParallelMarker(m.private, m.lastprivate, ())
+    own = ParallelMarker(m.private, m.lastprivate, (), m.condition, m.versioned)
     return own.merged(ParallelMarker(tuple(v.private), tuple(v.lastprivate), need)), ""
 
 
@@ -217,6 +219,10 @@ def ompify_code(module: Module, collapse: bool = True) -> None:
         schedule = "static, 1" if triangular(chain[-1], indices) else None
         text = omp_pragma_text(m, len(chain), indices, schedule)
         guard = _stack_guard(m)
+        if m.versioned and user_labels(loop.node, module.ws.generated_labels):
+            text += f" if({m.condition})"  # a copy would duplicate the labels: OpenMP's if instead
+        elif m.versioned:
+            guard = conjunction([c for c in (guard, _expression(m.condition)) if c is not None])
         if guard is not None and user_labels(loop.node, module.ws.generated_labels):
             module.ws.warn(f"{where(loop.node)}: loop {loop.label} of {module.name}: the array sections of "
                            "its reductions have no constant size and its body has labels a sequential "
@@ -226,7 +232,7 @@ def ompify_code(module: Module, collapse: bool = True) -> None:
             continue
         replace_pragma(loop, _marker_pragma(loop), text)
         if guard is not None:
-            _version(loop, guard)
+            version_loop(loop, guard)
         done.add(loop.label)
 
 
@@ -261,7 +267,7 @@ def _expression(text: str) -> c_ast.Node:
     return ast.ext[0].init
 
 
-def _version(loop: Loop, guard: c_ast.Node) -> None:
+def version_loop(loop: Loop, guard: c_ast.Node) -> None:
     """``if (guard) { #pragma omp ... loop } else loop-copy``: the copy runs when the sections are too big.
 
     The copy is sequential (markers inside it are removed); its generated

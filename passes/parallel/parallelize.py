@@ -22,11 +22,15 @@ their decisions in the IR as an internal pragma right before the loop, which
   regions in each nest (a perfect rectangular nest that ``ompify_code`` will
   collapse counts as one level).
 
-Profitability: a loop whose estimated work, ``trip_count × work_estimate``
-(statement executions per execution of the loop), is known and below
-``min_work`` stays sequential, with a reason; unknown counts count as
-profitable. ``min_work`` defaults to the global property
-``parallel_min_work`` (2000).
+Profitability (:mod:`.profitability`): a loop whose estimated work per
+execution, ``trip_count × work_estimate`` (statement executions), is known
+and below ``min_work`` stays sequential, with a reason; a loop inside a
+sequential loop (its region would open at each iteration of it) needs
+``region_work`` per region (the fork/join cost at two threads); work that
+depends on parameters gives the marker an ``if(...)`` clause with the
+threshold, checked at run time; unknown work counts as profitable.
+``min_work`` defaults to the global property ``parallel_min_work`` (2000),
+``region_work`` to ``parallel_region_work``.
 
 Never is a loop marked that the analysis does not prove parallel; every loop
 left sequential can say why: :func:`why_sequential` (the analysis's reasons,
@@ -55,6 +59,7 @@ from .marker import (  # noqa: F401 - the marker API is part of this module's
     set_marker,
 )
 from .omp_clauses import private_array_problem, reduction_items
+from .profitability import Profitability, profitability
 from .verdicts import LoopVerdict, loop_verdict
 
 __all__ = [
@@ -98,6 +103,23 @@ def _min_work(module: Module, min_work: int | None) -> int:
     return module.ws.props.parallel_min_work if min_work is None else min_work
 
 
+def _region_work(module: Module, region_work: int | None) -> int:
+    return module.ws.props.parallel_region_work if region_work is None else region_work
+
+
+def loop_profitability(loop: Loop, min_work: int, region_work: int) -> Profitability:
+    """The profitability model's decision for ``loop``, the parallel loops around it not counted as repeating it."""
+    verdicts = loop.module.resource("parallel_loops")
+    parallel_around: set[int] = set()
+    outer = loop.outer
+    while outer is not None:
+        v = verdicts.get(outer.label)
+        if is_marked_parallel(outer) or has_omp_pragma(outer) or (v is not None and v.parallel):
+            parallel_around.add(id(outer.node))
+        outer = outer.outer
+    return profitability(loop, min_work, region_work, lambda node: id(node) in parallel_around)
+
+
 def unprofitable(v: LoopVerdict, min_work: int) -> str | None:
     """Why the profitability guard keeps a parallel loop sequential (None: worth parallelizing)."""
     work = estimated_work(v)
@@ -127,7 +149,8 @@ def _skip(loop: Loop) -> bool:
     )
 
 
-def verdict_marker(loop: Loop, v: LoopVerdict, with_reductions: bool, min_work: int) -> tuple[ParallelMarker | None, str]:
+def verdict_marker(loop: Loop, v: LoopVerdict, with_reductions: bool, min_work: int,
+                   region_work: int | None = None) -> tuple[ParallelMarker | None, str]:
     """The marker a parallel loop gets, or None and why it stays sequential."""
     head = f"{where(loop.node)}: loop {loop.label} of {loop.module.name}"
     if not v.parallel:
@@ -142,13 +165,14 @@ def verdict_marker(loop: Loop, v: LoopVerdict, with_reductions: bool, min_work: 
     why = placement_problem(loop) or private_array_problem(loop, v)
     if why:
         return None, f"{head}: {why}"
-    small = unprofitable(v, min_work)
-    if small:
-        return None, f"{head}: {small}"
-    return ParallelMarker(tuple(v.private), tuple(v.lastprivate), items), ""
+    pays = loop_profitability(loop, min_work, _region_work(loop.module, region_work))
+    if not pays.parallel:
+        return None, f"{head}: {pays.reason}"
+    return ParallelMarker(tuple(v.private), tuple(v.lastprivate), items, pays.condition, pays.versioned), ""
 
 
-def mark_parallel_loops(module: Module, with_reductions: bool, min_work: int) -> _Outcome:
+def mark_parallel_loops(module: Module, with_reductions: bool, min_work: int,
+                        region_work: int | None = None) -> _Outcome:
     """Mark every loop of ``module`` proven parallel and profitable (inside a transformation)."""
     out = _Outcome()
     verdicts = module.resource("parallel_loops")
@@ -156,7 +180,7 @@ def mark_parallel_loops(module: Module, with_reductions: bool, min_work: int) ->
         if _skip(loop):
             continue
         v = verdicts.get(loop.label) or loop_verdict(loop)
-        m, why = verdict_marker(loop, v, with_reductions, min_work)
+        m, why = verdict_marker(loop, v, with_reductions, min_work, region_work)
         if m is None:
             out.reasons.append(why)
             continue
@@ -170,8 +194,8 @@ def _refuse(module: Module, what: str, reasons: list[str]) -> PassFailed:
     return PassFailed(f"{what} in {module.name}" + (f": {detail}" if detail else ""))
 
 
-@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["private_variables"])
-def coarse_grain_parallelization(module: Module, min_work: int | None = None) -> None:
+@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["function_scope", "private_variables"])
+def coarse_grain_parallelization(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Mark the loops proven parallel as they are (no transformation, no reduction).
 
     Before::
@@ -198,14 +222,15 @@ def coarse_grain_parallelization(module: Module, min_work: int | None = None) ->
     Properties:
 
     - min_work: the profitability threshold, in statement executions per execution of the loop (None: property parallel_min_work, 2000)
+    - region_work: the threshold of a loop inside a sequential loop, per region (None: property parallel_region_work)
     """
-    out = mark_parallel_loops(module, False, _min_work(module, min_work))
+    out = mark_parallel_loops(module, False, _min_work(module, min_work), region_work)
     if not out.marked:
         raise _refuse(module, "no parallel loop", out.reasons)
 
 
 @transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["function_scope", "private_variables"])
-def coarse_grain_parallelization_with_reduction(module: Module, min_work: int | None = None) -> None:
+def coarse_grain_parallelization_with_reduction(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Like ``coarse_grain_parallelization``, also marking loops parallel up to reductions.
 
     Conflicts on reduced references are ignored and the marker says how to
@@ -225,8 +250,9 @@ def coarse_grain_parallelization_with_reduction(module: Module, min_work: int | 
     Properties:
 
     - min_work: the profitability threshold (None: property parallel_min_work, 2000)
+    - region_work: the threshold of a loop inside a sequential loop, per region (None: property parallel_region_work)
     """
-    out = mark_parallel_loops(module, True, _min_work(module, min_work))
+    out = mark_parallel_loops(module, True, _min_work(module, min_work), region_work)
     if not out.marked:
         raise _refuse(module, "no parallel loop, even with reductions,", out.reasons)
 
@@ -270,7 +296,7 @@ def _gains(loop: Loop) -> bool:
 
 
 @transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["cumulated_effects", "dependences", "function_scope", "private_variables"])
-def allen_kennedy_parallelization(module: Module, min_work: int | None = None) -> None:
+def allen_kennedy_parallelization(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Allen–Kennedy: distribute sequential loops into strongly connected components, mark the parallel ones.
 
     Before::
@@ -299,6 +325,7 @@ def allen_kennedy_parallelization(module: Module, min_work: int | None = None) -
     Properties:
 
     - min_work: the profitability threshold (None: property parallel_min_work, 2000)
+    - region_work: the threshold of a loop inside a sequential loop, per region (None: property parallel_region_work)
     """
     tried: set[str] = set()
     distributed = True
@@ -322,7 +349,7 @@ def allen_kennedy_parallelization(module: Module, min_work: int | None = None) -
                 continue
             distributed = True
             break  # the analyses are recomputed on the distributed code
-    out = mark_parallel_loops(module, True, _min_work(module, min_work))
+    out = mark_parallel_loops(module, True, _min_work(module, min_work), region_work)
     if not out.marked:
         raise _refuse(module, "no parallel loop after distribution", out.reasons)
 
@@ -377,7 +404,7 @@ def _region_level(loop: Loop) -> int:
 # ------------------------------------------------------------------------ explanations
 
 
-def why_sequential(loop: Loop, min_work: int | None = None) -> str | None:
+def why_sequential(loop: Loop, min_work: int | None = None, region_work: int | None = None) -> str | None:
     """Why ``loop`` is not parallel in the code as it is now (None when it is).
 
     A loop with an OpenMP pragma, a marker, or inside such a loop is
@@ -390,5 +417,5 @@ def why_sequential(loop: Loop, min_work: int | None = None) -> str | None:
     if inside(loop, lambda o: is_marked_parallel(o) or has_omp_pragma(o)):
         return f"loop {loop.label} of {loop.module.name} runs inside a parallel loop (one parallel region per nest)"
     v = loop_verdict(loop)
-    _, why = verdict_marker(loop, v, True, _min_work(loop.module, min_work))
+    _, why = verdict_marker(loop, v, True, _min_work(loop.module, min_work), region_work)
     return why or f"loop {loop.label} of {loop.module.name} is parallel but was not parallelized"

@@ -1,7 +1,9 @@
 /* Fuzz case: timeout in openmp mode, seed 92156, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode openmp --seed 92156 --cases 1 */
-/* Check it: python -m passman.fuzz --check timeout_12437dd5.c */
-/* Or: passman run openmp timeout_12437dd5.c -o out --set min_work=0 */
+/* Check it: python -m passman.fuzz --check timeout_parallel_region_in_loop.c (was timeout_12437dd5.c) */
+/* Or: passman run openmp timeout_parallel_region_in_loop.c -o out --set min_work=0 */
+/* Cause: a parallel region opened 1512 times (in two sequential loops) for a few iterations each; */
+/* fixed by the profitability model (passes/parallel/profitability.py, parallel_region_work). */
 /* Problem: the transformed program ran past 10 s (2 threads) */
 /* passman-options: --set min_work=0 */
 /* passman-timeout: 10 */

@@ -1,0 +1,565 @@
+"""Profitability of a parallel loop: is an OpenMP region here worth its fork and join?
+
+A parallel loop becomes one parallel region each time it runs. The region
+costs a fork and a join (:data:`FORK_JOIN_NS`) and saves, at two threads,
+half of the loop's work. The model counts work in *statement executions*
+(:func:`loop_work`: the loop's trip count times the statements of its body,
+inner loops included), the unit of ``LoopVerdict.work_estimate``:
+
+* a region run once per call of its function is parallel when its work is
+  at least ``min_work`` (property ``parallel_min_work``, 2000): a loss there
+  costs one fork/join at most;
+* a region run many times, inside a sequential loop of its function (the
+  loop is nested in a time loop, a pixel loop, a ``while``), must pay its
+  fork/join at every execution: its own work per region must be at least
+  ``region_work`` (property ``parallel_region_work``, :data:`REGION_WORK`
+  statement executions, the break-even of :data:`FORK_JOIN_NS` at two
+  threads). ``min_work=0`` does not lift this guard (``region_work=0`` does);
+* when the work is a known constant the decision is taken here; when it
+  depends on parameters (``n * m`` statement executions) the region gets an
+  OpenMP ``if`` clause with the threshold, ``if(n * m >= 2000)``, and the
+  decision is taken at run time (a false ``if`` runs the loop on the
+  encountering thread, without waking the others); when it is unknown but
+  bounded (bounds with ``min``/``max`` ternaries, triangular loops), an upper
+  bound below the threshold keeps it sequential;
+* work that cannot be estimated (a call to a program function in the body, a
+  ``while`` loop) counts as profitable, as before.
+
+Before (``r`` a parameter that takes two values, the pixel loops not
+provably parallel, the tap loop a reduction)::
+
+    for (y = 0; y < h; y++)
+        for (x = 0; x < w; x++) {
+            float s = 0.0f;
+            #pragma omp parallel for reduction(+:s)
+            for (k = -r; k <= r; k++)
+                s += wt[k + r] * in[y * w + clamp(x + k, 0, w - 1)];
+            out[y * w + x] = s;
+        }
+
+After: no pragma; ``why_sequential`` says "a parallel region here would open
+once per iteration of the sequential loops l3, l4 around it for 2 * r + 1
+statement executions each: under ... it stays sequential", with the
+run-time guard ``if(2 * r + 1 >= 100000)`` the loop would need.
+
+Every decision is a :class:`Profitability`: parallel or not, the ``if``
+condition, and the reason in source terms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pycparser import c_ast, c_parser
+
+from passman import Loop, Module, PassFailed, register_property, transformation
+from passman.astutil import parent_map, walk
+from passman.printer import to_c
+
+from ..cfacts.control import user_labels
+from ..cfacts.folding import int_value, simplify
+from ..cfacts.names import file_scope, resolve_names, where
+from ..cfacts.sideeffects import PURE_LIBM, variables, writes
+from ..cfacts.types import TypeEnv, expr_arith_type
+from .marker import block_of, clauses, pragmas_of, replace_pragma
+from .ompify import version_loop
+from .verdicts import loop_header
+
+__all__ = [
+    "FORK_JOIN_NS",
+    "REGION_WORK",
+    "STATEMENT_NS",
+    "Profitability",
+    "Work",
+    "enclosing_loops",
+    "loop_work",
+    "parallel_profitability",
+    "profitability",
+    "region_decisions",
+]
+
+#: Cost of one OpenMP parallel region (fork, then join) at 2 threads, in nanoseconds. Measured on
+#: the project's 2-core host (libgomp, gcc 12) by ``python benchmarks/bench_never_slower.py
+#: --fork-join``: 0.3-0.4 us at 1 thread; at 2 threads 20-50 us when the host is busy (the second
+#: thread waits for a core: other processes run there), up to milliseconds when it is
+#: oversubscribed; a quiet host measures 1-3 us. The lowest figure of the busy host is taken: the
+#: programs run there, and a wrong "sequential" costs at most the speed-up of a small region.
+FORK_JOIN_NS = 20_000
+
+#: Cost of one statement execution (the unit of the work estimates), in nanoseconds: the same
+#: benchmark's vectorised ``a[i] = a[i] * 0.5 + b[i]`` runs at 0.3-0.4 ns. The lower figure makes
+#: regions look smaller, so the model errs toward sequential code.
+STATEMENT_NS = 0.4
+
+#: Statement executions a region must do to pay its fork/join at two threads (it saves half of
+#: its work: work / 2 >= FORK_JOIN_NS / STATEMENT_NS). 100,000 with the figures above.
+REGION_WORK = round(2 * FORK_JOIN_NS / STATEMENT_NS)
+
+REGION_WORK_PROPERTY = register_property(
+    "parallel_region_work",
+    int,
+    REGION_WORK,
+    "a parallel loop inside a sequential loop (a region opened many times) needs this much work per region "
+    "(statement executions; the fork/join cost at 2 threads, passes/parallel/profitability.py)",
+)
+
+
+# ------------------------------------------------------------------------ work
+
+
+@dataclass(frozen=True)
+class Work:
+    """The statement executions of one execution of a loop.
+
+    ``value``: a known constant; ``expr``: a C expression of the parameters
+    (valid right before the loop) when not constant; ``bound``: an upper
+    bound from the ranges of the loop indices (None: unknown).
+    """
+
+    value: int | None = None
+    expr: c_ast.Node | None = None
+    bound: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The work as people read it: ``7``, ``2 * r + 1``, ``at most 40``, ``unknown``."""
+        if self.value is not None:
+            return str(self.value)
+        if self.expr is not None:
+            text = to_c(self.expr)
+            if len(text) <= 60 or self.bound is None:
+                return text
+        if self.bound is not None:
+            return f"at most {self.bound}"
+        return "unknown"
+
+
+def _const(v: int) -> c_ast.Constant:
+    return c_ast.Constant("int", str(v))
+
+
+def expression(text: str) -> c_ast.Node:
+    """The C expression ``text`` as an AST."""
+    ast = c_parser.CParser().parse(f"int __passman_x = ({text});")
+    return ast.ext[0].init
+
+
+def _times(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
+    return simplify(c_ast.BinaryOp("*", a, b))
+
+
+def _plus(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
+    return simplify(c_ast.BinaryOp("+", a, b))
+
+
+def _symbolic(stmt: c_ast.Node | None, module: Module) -> c_ast.Node | None:
+    """Statement executions of one run of ``stmt`` as a C expression, or None (loops of unknown count, calls)."""
+    match stmt:
+        case None | c_ast.EmptyStatement() | c_ast.Pragma() | c_ast.Decl(init=None):
+            return _const(0)
+        case c_ast.Compound():
+            total: c_ast.Node = _const(0)
+            for s in stmt.block_items or []:
+                w = _symbolic(s, module)
+                if w is None:
+                    return None
+                total = _plus(total, w)
+            return total
+        case c_ast.Label():
+            return _symbolic(stmt.stmt, module)
+        case c_ast.If():
+            a, b = _symbolic(stmt.iftrue, module), _symbolic(stmt.iffalse, module)
+            if a is None or b is None:
+                return None
+            va, vb = int_value(a), int_value(b)
+            if va is not None and vb is not None:
+                return _const(1 + max(va, vb))
+            return _plus(_const(1), _plus(a, b))  # both branches: an over-estimate
+        case c_ast.For():
+            hdr, _ = loop_header(stmt, module)
+            trips = hdr.trip_count() if hdr is not None and _integer_bounds(stmt, module) else None
+            body = _symbolic(stmt.stmt, module)
+            if trips is None or body is None:
+                return None
+            return _times(expression(trips), _plus(body, _const(1)))
+        case c_ast.While() | c_ast.DoWhile() | c_ast.Switch() | c_ast.Goto():
+            return None
+    if _calls_program_function(stmt, module):
+        return None
+    return _const(1)
+
+
+def _integer_bounds(loop: c_ast.For, module: Module) -> bool:
+    """Whether the operands of the loop's condition and its initial value have integer types.
+
+    The trip count becomes C code (an ``if`` clause): ``i < A`` with an array
+    ``A`` (invalid C that gcc only warns about) must not give ``(long)A * 2``.
+    """
+    func, ext = module.ast, module.cu.ast.ext
+    env = TypeEnv(resolve_names(func, file_scope(ext)), ext, func)
+    operands: list[c_ast.Node] = []
+    if isinstance(loop.cond, c_ast.BinaryOp):
+        operands += [loop.cond.left, loop.cond.right]
+    else:
+        return False
+    init = loop.init
+    if isinstance(init, c_ast.Assignment):
+        operands.append(init.rvalue)
+    elif isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
+        operands.append(init.decls[0].init)
+    else:
+        return False
+    for e in operands:
+        t = expr_arith_type(e, env)
+        if t is None or t in ("float", "double", "long double"):
+            return False
+    return True
+
+
+def _calls_program_function(stmt: c_ast.Node, module: Module) -> bool:
+    """Whether ``stmt`` calls a function of the program (its cost is not one statement)."""
+    for n in walk(stmt):
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
+            name = n.name.name
+            if name in PURE_LIBM:
+                continue
+            callee = module.ws.callee(name)
+            if callee is not None and not callee.is_stub and _has_loop(callee.ast):
+                return True
+    return False
+
+
+def _has_loop(node: c_ast.Node) -> bool:
+    return any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk(node))
+
+
+def _defined_inside(node: c_ast.For) -> set[str]:
+    """Names whose value changes in the loop (written, declared inside, loop indices)."""
+    out = {w.base.name for w in writes(node) if w.base is not None}
+    out |= {d.name for d in walk(node) if isinstance(d, c_ast.Decl) and d.name}
+    return out
+
+
+# ------------------------------------------------------------------------ intervals
+
+
+Interval = tuple[int, int]
+
+
+def _interval(e: c_ast.Node, env: dict[str, Interval]) -> Interval | None:
+    """Bounds of the integer expression ``e`` given bounds of its variables (None: unbounded)."""
+    v = int_value(e)
+    if v is not None:
+        return v, v
+    match e:
+        case c_ast.ID():
+            return env.get(e.name)
+        case c_ast.UnaryOp(op="-"):
+            a = _interval(e.expr, env)
+            return None if a is None else (-a[1], -a[0])
+        case c_ast.Cast():
+            return _interval(e.expr, env)
+        case c_ast.TernaryOp():
+            a, b = _interval(e.iftrue, env), _interval(e.iffalse, env)
+            return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+        case c_ast.BinaryOp(op="+" | "-" | "*" | "/" | "%"):
+            a, b = _interval(e.left, env), _interval(e.right, env)
+            if a is None or b is None:
+                return None
+            if e.op == "+":
+                return a[0] + b[0], a[1] + b[1]
+            if e.op == "-":
+                return a[0] - b[1], a[1] - b[0]
+            if e.op == "*":
+                c = [x * y for x in a for y in b]
+                return min(c), max(c)
+            if b[0] <= 0 <= b[1]:
+                return None
+            if e.op == "%":
+                m = max(abs(b[0]), abs(b[1])) - 1
+                return (-m if a[0] < 0 else 0), (m if a[1] > 0 else 0)
+            c = [int(x / y) for x in a for y in b]  # C truncates toward zero
+            return min(c), max(c)
+    return None
+
+
+def _index_range(node: c_ast.For, module: Module, env: dict[str, Interval]) -> tuple[str, Interval] | None:
+    """The index of ``node`` and the bounds of its values, or None."""
+    hdr, _ = loop_header(node, module)
+    if hdr is None:
+        return None
+    lo = _interval(hdr.lower, env)
+    his = [_interval(b, env) for _, b in hdr.bounds]
+    if lo is None or any(h is None for h in his):
+        return None
+    if hdr.step > 0:
+        hi = min(h[1] - (1 if op == "<" else 0) for (op, _), h in zip(hdr.bounds, his))
+        return hdr.index, (lo[0], max(lo[0], hi))
+    low = max(h[0] + (1 if op == ">" else 0) for (op, _), h in zip(hdr.bounds, his))
+    return hdr.index, (min(lo[1], low), lo[1])
+
+
+def _bound(stmt: c_ast.Node | None, module: Module, env: dict[str, Interval]) -> int | None:
+    """An upper bound of the statement executions of one run of ``stmt``, or None."""
+    match stmt:
+        case None | c_ast.EmptyStatement() | c_ast.Pragma() | c_ast.Decl(init=None):
+            return 0
+        case c_ast.Compound():
+            parts = [_bound(s, module, env) for s in stmt.block_items or []]
+            return None if any(p is None for p in parts) else sum(parts)
+        case c_ast.Label():
+            return _bound(stmt.stmt, module, env)
+        case c_ast.If():
+            a, b = _bound(stmt.iftrue, module, env), _bound(stmt.iffalse, module, env)
+            return None if a is None or b is None else 1 + max(a, b)
+        case c_ast.For():
+            trips = _trips_bound(stmt, module, env)
+            rng = _index_range(stmt, module, env)
+            inner = dict(env)
+            if rng is not None:
+                inner[rng[0]] = rng[1]
+            body = _bound(stmt.stmt, module, inner)
+            return None if trips is None or body is None else trips * (body + 1)
+        case c_ast.While() | c_ast.DoWhile() | c_ast.Switch() | c_ast.Goto():
+            return None
+    if _calls_program_function(stmt, module):
+        return None
+    return 1
+
+
+def _trips_bound(node: c_ast.For, module: Module, env: dict[str, Interval]) -> int | None:
+    hdr, _ = loop_header(node, module)
+    rng = _index_range(node, module, env) if hdr is not None else None
+    if rng is None:
+        return None
+    lo, hi = rng[1]
+    return max(0, (hi - lo) // abs(hdr.step) + 1)
+
+
+def _outer_env(loops: list[c_ast.Node], module: Module) -> dict[str, Interval]:
+    """Bounds of the indices of the ``for`` loops around (outermost first)."""
+    env: dict[str, Interval] = {}
+    for node in loops:
+        if isinstance(node, c_ast.For):
+            rng = _index_range(node, module, env)
+            if rng is not None:
+                env[rng[0]] = rng[1]
+    return env
+
+
+def loop_work(loop: Loop, around: list[c_ast.Node] | None = None) -> Work:
+    """Statement executions of one execution of ``loop`` (see :class:`Work`)."""
+    node = loop.node
+    module = loop.module
+    hdr, _ = loop_header(node, module)
+    trips = hdr.trip_count() if hdr is not None else None
+    body = _symbolic(node.stmt, module)
+    if trips is not None and body is not None:
+        total = _times(expression(trips), _plus(body, _const(1)))
+        v = int_value(total)
+        if v is not None:
+            return Work(value=max(v, 0))
+    env = _outer_env(around if around is not None else enclosing_loops(loop), module)
+    bound = _bound(node, module, env)
+    if trips is not None and body is not None:
+        names = {n.name for n in variables(total)}
+        if not names & _defined_inside(node):  # the indices of the loops around are fine
+            return Work(expr=total, bound=bound)
+    return Work(bound=bound)
+
+
+# ------------------------------------------------------------------------ regions
+
+
+def enclosing_loops(loop: Loop) -> list[c_ast.Node]:
+    """The loops (``for``, ``while``, ``do``) of the function around ``loop``, outermost first."""
+    parents = parent_map(loop.module.ast)
+    out = []
+    node = parents.get(id(loop.node))
+    while node is not None:
+        if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+            out.append(node)
+        node = parents.get(id(node))
+    return out[::-1]
+
+
+def _executions(loops: list[c_ast.Node], around: list[c_ast.Node], module: Module) -> int | None:
+    """How many times ``loops`` (some of ``around``) run their body: the product of their trip counts (None: unknown)."""
+    count = 1
+    env: dict[str, Interval] = {}
+    chosen = {id(n) for n in loops}
+    for node in around:
+        if id(node) in chosen and not isinstance(node, c_ast.For):
+            return None
+        if not isinstance(node, c_ast.For):
+            continue
+        if id(node) in chosen:
+            trips = _trips_bound(node, module, env)
+            if trips is None:
+                return None
+            count *= trips
+        rng = _index_range(node, module, env)
+        if rng is not None:
+            env[rng[0]] = rng[1]
+    return count
+
+
+def _label(node: c_ast.Node, module: Module) -> str:
+    for lp in module.all_loops:
+        if lp.node is node:
+            return lp.label
+    return {c_ast.While: "while", c_ast.DoWhile: "do-while"}.get(type(node), "for") + f" at {where(node)}"
+
+
+@dataclass(frozen=True)
+class Profitability:
+    """Whether a parallel region on a loop pays: ``parallel``, the run-time ``condition`` ("" none), why."""
+
+    parallel: bool
+    condition: str = ""
+    reason: str = ""
+    #: the condition chooses between a parallel and a sequential copy of the loop (a region opened
+    #: repeatedly: an OpenMP ``if(false)`` still calls the outlined body through the runtime)
+    versioned: bool = False
+
+
+def profitability(
+    loop: Loop,
+    min_work: int,
+    region_work: int,
+    parallel: Callable[[c_ast.Node], bool] = lambda node: False,
+) -> Profitability:
+    """The model's decision for a parallel region on ``loop`` (see the module docstring).
+
+    ``parallel(node)``: whether a loop around is itself parallel; then it, not
+    ``loop``, opens the region (or collapses ``loop`` into its own), and it
+    does not count among the sequential loops that would open ``loop``'s
+    region repeatedly.
+    """
+    around = enclosing_loops(loop)
+    sequential = [n for n in around if not parallel(n)]
+    runs = _executions(sequential, around, loop.module) if sequential else 1
+    repeated = runs is None or runs > 1
+    threshold = max(min_work, region_work) if repeated else min_work
+    work = loop_work(loop, around)
+    if repeated:
+        names = ", ".join(_label(n, loop.module) for n in sequential)
+        times = f"{runs} times" if runs is not None else "once per iteration"
+        where_ = (f"a parallel region here would open {times} (inside the sequential loop(s) {names}) "
+                  f"for {work.text} statement execution(s) each")
+        what = "parallel_region_work"
+    else:
+        where_ = f"{work.text} statement execution(s) in the region"
+        what = "parallel_min_work"
+    if threshold <= 0:
+        return Profitability(True)
+    if work.value is not None:
+        if work.value >= threshold:
+            return Profitability(True)
+        return Profitability(False, "", f"too little work to run in parallel: {where_}, under {threshold} "
+                                        f"(property {what})")
+    if work.bound is not None and work.bound < threshold:
+        most = "" if work.text.startswith("at most") else f" (at most {work.bound})"
+        return Profitability(False, "", f"too little work to run in parallel: {where_}{most}, under "
+                                        f"{threshold} (property {what})")
+    if work.expr is not None:
+        cond = f"{_guarded(work.expr)} >= {threshold}"
+        how = "a parallel and a sequential copy, chosen by" if repeated else "an if clause,"
+        return Profitability(True, cond, f"{where_}: {how} {cond} (property {what})", repeated)
+    return Profitability(True)
+
+
+def _guarded(e: c_ast.Node) -> str:
+    """The work expression computed without int overflow: a product gets a ``(long)`` first factor."""
+    if isinstance(e, c_ast.BinaryOp) and e.op == "*":
+        factors = _factors(e)
+        if len(factors) > 1 and any(int_value(f) is None for f in factors):
+            return " * ".join(["(long)" + _paren(factors[0])] + [_paren(f) for f in factors[1:]])
+    return to_c(e)
+
+
+def _factors(e: c_ast.Node) -> list[c_ast.Node]:
+    if isinstance(e, c_ast.BinaryOp) and e.op == "*":
+        return _factors(e.left) + _factors(e.right)
+    return [e]
+
+
+def _paren(e: c_ast.Node) -> str:
+    text = to_c(e)
+    return text if isinstance(e, (c_ast.ID, c_ast.Constant)) else f"({text})"
+
+
+# ------------------------------------------------------------------------ OpenMP pragmas already written
+
+
+def _omp_parallel_for(loop: Loop) -> c_ast.Pragma | None:
+    for p in pragmas_of(loop):
+        words = p.string.split()
+        if words[:3] == ["omp", "parallel", "for"]:
+            return p
+    return None
+
+
+def region_decisions(module: Module, min_work: int, region_work: int) -> list[tuple[Loop, Profitability]]:
+    """The model's decision for each ``#pragma omp parallel for`` loop of ``module`` that has no ``if`` clause."""
+    out = []
+    for loop in module.all_loops:
+        pragma = _omp_parallel_for(loop)
+        if pragma is None or any(name == "if" for name, _ in clauses(pragma.string)):
+            continue
+        around = {id(o.node) for o in _outers(loop) if _omp_parallel_for(o) is not None}
+        out.append((loop, profitability(loop, min_work, region_work, lambda node, a=around: id(node) in a)))
+    return out
+
+
+def _outers(loop: Loop) -> list[Loop]:
+    out = []
+    outer = loop.outer
+    while outer is not None:
+        out.append(outer)
+        outer = outer.outer
+    return out
+
+
+@transformation(scope="module", preserves=["callgraph"])
+def parallel_profitability(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
+    """Weigh the ``#pragma omp parallel for`` loops already written (``auto_schedule``'s): keep, guard or drop.
+
+    Before (a time loop of 1000 steps around a parallel loop of 30 iterations)::
+
+        for (int c0 = 0; c0 < 1000; c0++)
+            #pragma omp parallel for
+            for (int c1 = 1; c1 < 31; c1++)
+                A[c1] = 0.33 * (B[c1 - 1] + B[c1] + B[c1 + 1]);
+
+    After: the pragma is gone (30 statement executions per region, under
+    ``region_work``). A loop whose work depends on parameters gets
+    ``if(work >= threshold)``, or, inside a sequential loop, two copies
+    (``if (work >= threshold) { #pragma omp ... loop } else loop``); see
+    :mod:`.profitability` for the model.
+    Pragmas that already have an ``if`` clause are left alone. Refused when
+    nothing changes.
+
+    Properties:
+
+    - min_work: threshold of a region run once per call (None: property parallel_min_work, 2000)
+    - region_work: threshold per region of a loop inside a sequential loop (None: property parallel_region_work)
+    """
+    min_work = module.ws.props.parallel_min_work if min_work is None else min_work
+    region_work = module.ws.props.parallel_region_work if region_work is None else region_work
+    changed = 0
+    for loop, pays in region_decisions(module, min_work, region_work):
+        pragma = _omp_parallel_for(loop)
+        if not pays.parallel:
+            items = block_of(loop.site.parent)
+            items[:] = [n for n in items if n is not pragma]
+            changed += 1
+        elif pays.versioned and not user_labels(loop.node, module.ws.generated_labels):
+            version_loop(loop, expression(pays.condition))
+            changed += 1
+        elif pays.condition:
+            replace_pragma(loop, pragma, f"{pragma.string} if({pays.condition})")
+            changed += 1
+    if not changed:
+        raise PassFailed(f"every parallel loop of {module.name} pays for its region")

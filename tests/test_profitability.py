@@ -1,0 +1,203 @@
+"""The profitability model of the OpenMP path (passes/parallel/profitability.py).
+
+A parallel region pays when its work (statement executions per region) covers
+its fork/join: ``min_work`` for a region run once, ``region_work`` (the
+measured fork/join cost at two threads) for one inside a sequential loop;
+parametric work gives an ``if`` clause (run once) or a parallel and a
+sequential copy of the loop (repeated).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from passman.passes.parallel.parallelize import why_sequential
+from passman.passes.parallel.profitability import (
+    FORK_JOIN_NS,
+    REGION_WORK,
+    STATEMENT_NS,
+    loop_work,
+    profitability,
+)
+
+from passman import PassFailed, Workspace
+from passman.builder import run
+from passman.recipe import load_recipe
+from passman.testing import outputs_match, reference_output
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+SCALE = """
+#include <stdio.h>
+static double a[100000];
+static void scale(int n, double *x)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        x[i] = 2.0 * x[i] + 1.0;
+}
+int main(void)
+{
+    int i;
+    double s = 0.0;
+    for (i = 0; i < 100000; i++)
+        a[i] = i % 7;
+    scale(100000, a);
+    scale(10, a);
+    for (i = 0; i < 100000; i++)
+        s += a[i];
+    printf("%.1f\\n", s);
+    return 0;
+}
+"""
+
+TIME_LOOP = """
+#include <stdio.h>
+#define N 100
+#define T 1000
+static double A[N], B[N];
+static void steps(int t_max, int n, double a[n], double b[n])
+{
+    int t, i;
+    for (t = 0; t < t_max; t++) {
+        for (i = 1; i < n - 1; i++)
+            b[i] = 0.33 * (a[i - 1] + a[i] + a[i + 1]);
+        for (i = 1; i < n - 1; i++)
+            a[i] = b[i];
+    }
+}
+int main(void)
+{
+    int i;
+    double s = 0.0;
+    for (i = 0; i < N; i++)
+        A[i] = B[i] = (i * 7) % 11;
+    steps(T, N, A, B);
+    for (i = 0; i < N; i++)
+        s += A[i];
+    printf("%.6f\\n", s);
+    return 0;
+}
+"""
+
+
+def omp_lines(code: str) -> list[str]:
+    return [line.strip() for line in code.splitlines() if line.strip().startswith("#pragma omp")]
+
+
+def test_the_constant_is_the_break_even_of_the_measured_fork_join():
+    assert REGION_WORK == round(2 * FORK_JOIN_NS / STATEMENT_NS)
+    assert 1_000 <= FORK_JOIN_NS <= 1_000_000  # microseconds, not a guess in another unit
+
+
+def test_blur_tap_loop_gets_no_region_per_pixel():
+    """The 7-tap loop of tests/corpus/blur.c: a reduction, parallel, inside the (sequential) pixel loops.
+
+    The pixel loops are not provably parallel (``y * w + x`` with ``w`` a
+    parameter of two values), so the model says: no parallel loop here, the
+    tap loop only in a copy chosen when 2r+1 taps would pay a region.
+    """
+    ws = Workspace(CORPUS / "blur.c")
+    rows = ws["blur_rows"]
+    tap = rows.all_loops[-1]
+    pays = profitability(tap, 2000, REGION_WORK)
+    assert pays.parallel and pays.versioned and f">= {REGION_WORK}" in pays.condition
+    assert "would open once per iteration" in pays.reason
+    load_recipe("openmp").main(ws)
+    for name in ("blur_rows", "blur_columns"):
+        code = ws[name].code
+        # the only parallel copy of the tap loop sits under the run-time test; the pixel loops have none
+        head = code.split("#pragma omp")[0]
+        assert re.search(rf"if \(\(long\)\(.*\) \* 2 >= {REGION_WORK}\) {{\s*$", head, re.M), code
+        assert len(omp_lines(code)) == 1
+        for loop in ws[name].all_loops[:2]:  # y and x
+            assert "not parallel" in why_sequential(loop)
+
+
+def test_blur_tap_loop_is_sequential_when_its_size_is_known(write_c):
+    """With one radius (a constant after propagation) the decision is static: 7 x 2 statements."""
+    src = (CORPUS / "blur.c").read_text().replace("R - 1, img, tmp, wt + 1", "R, img, tmp, wt").replace(
+        "R - 1, tmp, img, wt + 1", "R, tmp, img, wt")
+    ws = Workspace(write_c(src, "blur1.c"))
+    load_recipe("openmp").main(ws)
+    assert omp_lines(ws["blur_rows"].code) == []
+    tap = ws["blur_rows"].all_loops[-1]
+    why = why_sequential(tap)
+    assert "too little work" in why and "statement execution(s) each" in why and "parallel_region_work" in why
+
+
+def test_a_parametric_loop_gets_an_if_clause(write_c, tmp_path):
+    ws = Workspace(write_c(SCALE))
+    load_recipe("openmp").main(ws, poly=False)
+    pragmas = omp_lines(ws["scale"].code)
+    assert pragmas == ["#pragma omp parallel for if((long)n * 2 >= 2000)"]
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    ref = reference_output([tmp_path / "t.c"])
+    for threads in (1, 2):
+        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=60)
+        assert got.stdout == ref.stdout
+
+
+def test_min_work_zero_drops_the_if_clause(write_c):
+    ws = Workspace(write_c(SCALE))
+    load_recipe("openmp").main(ws, poly=False, min_work=0)
+    assert omp_lines(ws["scale"].code) == ["#pragma omp parallel for"]
+
+
+def test_small_loops_in_a_time_loop_stay_sequential_and_say_why(write_c, tmp_path):
+    ws = Workspace(write_c(TIME_LOOP))
+    load_recipe("openmp").main(ws, poly=False, min_work=0)  # min_work=0 does not lift the per-region guard
+    steps = ws["steps"]
+    assert omp_lines(steps.code) == []
+    inner = steps.all_loops[1]
+    why = why_sequential(inner)
+    assert "would open 1000 times" in why and "for 196 statement" in why and f"under {REGION_WORK}" in why
+    # region_work=0 (with min_work=0) lifts it: the space loops are parallel inside the time loop
+    ws2 = Workspace(write_c(TIME_LOOP, "t2.c"))
+    load_recipe("openmp").main(ws2, poly=False, min_work=0, region_work=0)
+    assert len(omp_lines(ws2["steps"].code)) == 2
+
+
+def test_a_parametric_loop_in_a_time_loop_gets_two_copies(write_c, tmp_path):
+    src = TIME_LOOP.replace("steps(T, N, A, B);", "steps(T, N, A, B);\n    steps(3, N / 2, A, B);")
+    ws = Workspace(write_c(src))
+    load_recipe("openmp").main(ws, poly=False, region_work=150)  # repeated: max(min_work, region_work)
+    code = ws["steps"].code
+    assert code.count("if ((long)(n - 2) * 2 >= 2000) {") == 2 and code.count("#pragma omp parallel for") == 2
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    ref = reference_output([tmp_path / "t.c"])
+    for threads in (1, 2):
+        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=60)
+        assert outputs_match(ref.stdout, got.stdout, 1e-9, 1e-9)
+
+
+def test_parallel_profitability_drops_small_scheduled_regions_and_refuses_when_all_pay(write_c):
+    ws = Workspace(write_c(TIME_LOOP))
+    steps = ws["steps"]
+    steps.code = steps.code.replace("for (i = 1; i < n - 1; i++)\n            b[i]",
+                                    "#pragma omp parallel for\n        for (i = 1; i < n - 1; i++)\n            b[i]")
+    load_recipe("openmp").propagate_constants(ws)
+    assert len(omp_lines(steps.code)) == 1
+    steps.parallel_profitability()
+    assert omp_lines(steps.code) == []
+    before = steps.code
+    with pytest.raises(PassFailed, match="pays for its region"):
+        steps.parallel_profitability()
+    assert steps.code == before
+
+
+def test_work_bound_of_loops_with_min_max_bounds(write_c):
+    ws = Workspace(write_c("""
+void f(double *a)
+{
+    for (int c1 = -177; c1 < 12; c1++)
+        for (int c2 = c1 > 0 ? c1 : 0; c2 <= (20 < c1 + 30 ? 20 : c1 + 30); c2 += 2)
+            a[c2] = 1.0;
+}
+"""))
+    inner = ws["f"].all_loops[1]
+    work = loop_work(inner)
+    assert work.value is None and work.bound is not None and 22 <= work.bound <= 2 * 110  # intervals: loose, sound
