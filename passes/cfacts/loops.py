@@ -10,17 +10,23 @@ from pycparser import c_ast
 from .folding import int_value, simplify
 
 
-def for_header(loop: c_ast.For, names) -> tuple[object, c_ast.Node, int] | None:
-    """``(iterator declaration, lower bound, step)`` of ``for (i = lb; ...; i += step)``, else None."""
+def for_init(loop: c_ast.For, names) -> tuple[object, c_ast.Node] | None:
+    """``(declaration of i, initial value)`` of ``for (int i = v; ...)`` or ``for (i = v; ...)``, else None."""
     init = loop.init
     if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
-        decl, lb = init.decls[0], init.decls[0].init
-    elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
-        decl, lb = names.decl_of(init.lvalue), init.rvalue
-    else:
+        return init.decls[0], init.decls[0].init
+    if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+        decl = names.decl_of(init.lvalue)
+        return None if decl is None else (decl, init.rvalue)
+    return None
+
+
+def for_header(loop: c_ast.For, names) -> tuple[object, c_ast.Node, int] | None:
+    """``(iterator declaration, lower bound, step)`` of ``for (i = lb; ...; i += step)``, else None."""
+    start = for_init(loop, names)
+    if start is None:
         return None
-    if decl is None:
-        return None
+    decl, lb = start
     step = for_step(loop.next, decl, names)
     return None if step is None else (decl, lb, step)
 

@@ -86,6 +86,7 @@ from passman.printer import to_c
 from ..analysis.effect_model import ANYWHERE
 from ..cfacts.control import describe_jump, escaping_jumps
 from ..cfacts.folding import int_value
+from ..cfacts.loops import for_init
 from ..cfacts.names import unevaluated, where
 from ..cfacts.sideeffects import has_side_effects
 from ..poly.affine import AffineBuilder, params_universe, project_out_params
@@ -503,15 +504,10 @@ class _Pass:
         test = test.params()
         if not isinstance(loop, c_ast.For) or loop.init is None:
             return test, []
-        init = loop.init
-        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
-            decl, value = init.decls[0], init.decls[0].init
-        elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
-            decl, value = f.decl_of(init.lvalue), init.rvalue
-        else:
+        start = for_init(loop, f)
+        if start is None or not facts.is_int_scalar(start[0]):
             return None
-        if decl is None or not facts.is_int_scalar(decl):
-            return None
+        decl, value = start
         v = b.expr(value)
         if v is None:
             return None

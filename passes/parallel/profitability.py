@@ -59,6 +59,7 @@ from passman.printer import to_c
 
 from ..cfacts.control import user_labels
 from ..cfacts.folding import int_value, simplify
+from ..cfacts.loops import for_init
 from ..cfacts.names import file_scope, resolve_names, where
 from ..cfacts.sideeffects import PURE_LIBM, variables, writes
 from ..cfacts.types import TypeEnv, expr_arith_type
@@ -197,20 +198,12 @@ def _integer_bounds(loop: c_ast.For, module: Module) -> bool:
     ``A`` (invalid C that gcc only warns about) must not give ``(long)A * 2``.
     """
     func, ext = module.ast, module.cu.ast.ext
-    env = TypeEnv(resolve_names(func, file_scope(ext)), ext, func)
-    operands: list[c_ast.Node] = []
-    if isinstance(loop.cond, c_ast.BinaryOp):
-        operands += [loop.cond.left, loop.cond.right]
-    else:
+    table = resolve_names(func, file_scope(ext))
+    start = for_init(loop, table)
+    if start is None or not isinstance(loop.cond, c_ast.BinaryOp):
         return False
-    init = loop.init
-    if isinstance(init, c_ast.Assignment):
-        operands.append(init.rvalue)
-    elif isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
-        operands.append(init.decls[0].init)
-    else:
-        return False
-    for e in operands:
+    env = TypeEnv(table, ext, func)
+    for e in (loop.cond.left, loop.cond.right, start[1]):
         t = expr_arith_type(e, env)
         if t is None or t in ("float", "double", "long double"):
             return False

@@ -180,9 +180,12 @@ def _mixed_strides(domain: isl.UnionSet) -> bool:
     of stride 2 in the second loop, isl 0.26 ran ``S3`` at even ``i`` too
     (fuzz seed 50177). Those bands keep isl's default loop type.
     """
-    if domain.n_set() < 2:
-        return False
-    sets = domain.get_basic_set_list()
+    return domain.n_set() > 1 and _has_divs(domain)
+
+
+def _has_divs(s: isl.UnionSet | isl.Set) -> bool:
+    """Whether a basic set of ``s`` has an existential variable (a stride, a ``mod``)."""
+    sets = s.get_basic_set_list()
     return any(sets.get_at(k).dim(isl.dim_type.div) > 0 for k in range(sets.n_basic_set()))
 
 
@@ -199,12 +202,8 @@ def _strided_band(node: isl.ScheduleNode) -> bool:
     if node.get_domain().n_set() < 2 or node.get_schedule_depth() == 0:
         return False
     outer = node.get_prefix_schedule_union_map()
-    for k in range(outer.n_map()):  # one map per statement
-        image = outer.get_map_list().get_at(k).range()
-        sets = image.get_basic_set_list()
-        if any(sets.get_at(j).dim(isl.dim_type.div) > 0 for j in range(sets.n_basic_set())):
-            return True
-    return False
+    maps = outer.get_map_list()  # one map per statement
+    return any(_has_divs(maps.get_at(k).range()) for k in range(outer.n_map()))
 
 
 def _bind_marks(schedule: isl.Schedule, names: Sequence[str]) -> isl.Schedule:
@@ -469,10 +468,11 @@ def generate(
     in place of ``scop.nodes`` with :func:`replace_part`. Raises
     :class:`PassFailed` for a part it cannot regenerate (see the module
     docstring), or whose code isl does not generate in :data:`AST_SECONDS`
-    (less when ``clock`` has less left). With ``deps``, the AST isl
-    generated is checked against them (:mod:`.ast_check`): where isl's
-    ``atomic`` loops break the schedule, the default loop types are tried,
-    and the part is refused if they break it too.
+    (less when ``clock`` has less left). With ``deps`` and the environment
+    variable ``PASSMAN_CHECK_AST`` set, the AST isl generated is checked
+    against them (:mod:`.ast_check`; seconds to minutes per part): where
+    isl's ``atomic`` loops break the schedule, the default loop types are
+    tried, and the part is refused if they break it too.
     """
     live = _check_part(module, scop)
     taken = names_in_scope(module.ast, module.cu.ast.ext)
