@@ -2,10 +2,23 @@
 
 User programs are preprocessed against passman's own library headers (the
 include folders that plugins register, by default the ``libc`` headers under
-``stubs/include``), never against the system's, so the parser sees only
-standard C. What the preprocessor throws away and the way back needs is
-remembered: the ``#include`` lines and feature-test ``#define`` lines of each
-file. Positions in errors and in the AST are the user's (``#line`` honoured).
+``stubs/include``: declarations, types and macros of the C library and POSIX
+with glibc's x86-64 values), never against the system's, so the parser sees
+only standard C; the output keeps the user's ``#include`` lines and is
+compiled against the real headers. A header with no model is an error at the
+``#include`` that names it. What the preprocessor throws away and the way
+back needs is remembered: the ``#include`` lines and feature-test ``#define``
+lines of each file. Positions in errors and in the AST are the user's
+(``#line`` honoured).
+
+GNU C goes through :mod:`.gnu_extensions` (spellings mapped, attributes
+dropped or put back in standard C, the rest refused with ``unsupported GNU
+extension``). Two constructs take a type where pycparser wants an
+expression, and the parser here reads them: ``__builtin_va_arg(ap, type)``
+(what ``va_arg`` expands to; kept as a call whose second argument is a
+``Typename``) and C11's ``_Generic``, which is resolved as the file is
+checked: the selection becomes the association the controlling
+expression's type picks.
 """
 
 from __future__ import annotations
@@ -20,8 +33,11 @@ from pathlib import Path
 from pycparser import c_ast, c_parser
 
 from .astutil import IndexDesignator, deepest
+from .ctype import UNKNOWN, compatible, decay, is_known, unqualified
 from .errors import InvalidInput, located
-from .semantic import check_unit
+from .gnu_extensions import GnuLexer, UnsupportedExtension, apply_attributes
+from .macro_constants import mark_macro_constants
+from .semantic import SemanticChecker
 
 #: Include folders searched before any ``-I`` of the user (library headers).
 SYSTEM_INCLUDE_DIRS: list[Path] = []
@@ -63,6 +79,8 @@ class ParsedFile:
     local_headers: list[Path] = field(default_factory=list)
     #: every ``#include``/``#define``/``#undef`` line, to re-parse edited code
     macros: list[str] = field(default_factory=list)
+    #: the file's text as read (what the output keeps where nothing changed)
+    source: str | None = None
 
 
 def _cpp_command() -> list[str]:
@@ -92,8 +110,42 @@ def preprocess(path: Path, cppflags: list[str]) -> str:
         lines = [ln for ln in proc.stderr.splitlines() if "error" in ln]
         first = lines[0] if lines else proc.stderr.strip().splitlines()[-1:] or ["preprocessing failed"]
         msg = first if isinstance(first, str) else first[0]
-        raise InvalidInput(msg.strip())
+        raise InvalidInput(missing_header_message(msg.strip()))
     return proc.stdout
+
+
+_MISSING = re.compile(r"^(?P<where>.*?): fatal error: (?P<name>[^:]+): No such file or directory$")
+
+
+def missing_header_message(message: str) -> str:
+    """cpp's message for an ``#include`` it could not find, said in passman's terms.
+
+    A ``<header>`` with no model in passman's header folders (a library
+    broker can add some, ``passman stubs`` lists them) is named as such; a
+    missing user header keeps cpp's words, as an ``error:`` line.
+    """
+    m = _MISSING.match(message)
+    if m is None:
+        return message
+    where, name = m.group("where"), m.group("name")
+    line = _include_line(where)
+    if line is not None and re.search(r"#\s*include\s*<", line):
+        return (f"{where}: error: passman has no model of the library header <{name}> "
+                "(its models are in stubs/include; a broker can add more)")
+    return f"{where}: error: {name}: no such file"
+
+
+def _include_line(where: str) -> str | None:
+    """The source line ``file:line:col`` points at, if it can be read."""
+    m = re.match(r"^(.*):(\d+):\d+$", where)
+    if m is None:
+        return None
+    try:
+        lines = Path(m.group(1)).read_text().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return None
+    n = int(m.group(2))
+    return lines[n - 1] if 0 < n <= len(lines) else None
 
 
 def _parse_error_message(parser: c_parser.CParser, err: Exception, default_file: str) -> str:
@@ -114,8 +166,45 @@ def _parse_error_message(parser: c_parser.CParser, err: Exception, default_file:
         return f"{default_file}: error: {msg}"
 
 
+class GenericSelection(c_ast.Node):
+    """C11 ``_Generic(controlling, type: expr, ..., default: expr)`` (``None`` type: ``default``).
+
+    Only between parsing and checking: :class:`Checker` replaces it by the chosen expression.
+    """
+
+    __slots__ = ("controlling", "associations", "coord", "chosen", "__weakref__")
+    attr_names = ()
+
+    def __init__(self, controlling: c_ast.Node, associations: list, coord=None):
+        self.controlling = controlling
+        self.associations = associations
+        self.coord = coord
+        self.chosen: c_ast.Node | None = None
+
+    def children(self):
+        """The controlling expression, then each association's type and expression."""
+        out = [("controlling", self.controlling)]
+        for i, (t, e) in enumerate(self.associations):
+            if t is not None:
+                out.append((f"type[{i}]", t))
+            out.append((f"expr[{i}]", e))
+        return tuple(out)
+
+
 class CParser(c_parser.CParser):
-    """pycparser's parser, keeping what its AST would lose: ``[ID] =`` designators (:class:`IndexDesignator`)."""
+    """pycparser's parser for GNU C (:class:`~passman.gnu_extensions.GnuLexer`), keeping what its AST would lose.
+
+    ``[ID] =`` designators stay :class:`IndexDesignator`; ``__builtin_va_arg(ap, type)``
+    and ``_Generic(...)`` are read (see the module documentation).
+    """
+
+    def __init__(self) -> None:
+        super().__init__(lexer=GnuLexer)
+
+    @property
+    def attributes(self) -> list:
+        """The GNU attributes the lexer took out of the last parsed text."""
+        return self.clex.attributes
 
     def _parse_designator(self) -> c_ast.Node:
         bracket = self._peek_type() == "LBRACKET"
@@ -124,12 +213,51 @@ class CParser(c_parser.CParser):
             return IndexDesignator(node.name, node.coord)
         return node
 
+    def _parse_primary_expression(self) -> c_ast.Node:
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and self._peek_type(2) == "LPAREN":
+            if tok.value == "__builtin_va_arg":
+                return self._parse_va_arg()
+            if tok.value == "_Generic":
+                return self._parse_generic()
+        return super()._parse_primary_expression()
+
+    def _parse_va_arg(self) -> c_ast.Node:
+        tok = self._advance()
+        coord = self._tok_coord(tok)
+        self._expect("LPAREN")
+        ap = self._parse_assignment_expression()
+        self._expect("COMMA")
+        typ = self._parse_type_name()
+        self._expect("RPAREN")
+        return c_ast.FuncCall(c_ast.ID(tok.value, coord), c_ast.ExprList([ap, typ], coord), coord)
+
+    def _parse_generic(self) -> c_ast.Node:
+        tok = self._advance()
+        self._expect("LPAREN")
+        controlling = self._parse_assignment_expression()
+        associations: list = []
+        while self._accept("COMMA"):
+            if self._peek_type() == "DEFAULT":
+                self._advance()
+                typ = None
+            else:
+                typ = self._parse_type_name()
+            self._expect("COLON")
+            associations.append((typ, self._parse_assignment_expression()))
+        self._expect("RPAREN")
+        return GenericSelection(controlling, associations, self._tok_coord(tok))
+
 
 def parse_text(text: str, filename: str) -> c_ast.FileAST:
     """Parse preprocessed C text; syntax errors become :class:`InvalidInput`."""
     parser = CParser()
     try:
-        return parser.parse(text, filename)
+        ast = parser.parse(text, filename)
+        apply_attributes(ast, parser.attributes)
+        return ast
+    except UnsupportedExtension as err:
+        raise InvalidInput(str(err)) from None
     except c_parser.ParseError as err:
         raise InvalidInput(_parse_error_message(parser, err, filename)) from None
     except (AssertionError, IndexError, TypeError, ValueError) as err:  # parser bugs on odd input
@@ -244,7 +372,8 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
         sys.setrecursionlimit(RECURSION_LIMIT)
     ast = parse_text(text, str(p))
     check_nesting(ast, str(p))
-    check_unit(ast, text)
+    check_and_resolve(ast, text)
+    mark_macro_constants(ast, source, text, str(p), p, lambda probe: preprocess(probe, cppflags or []))
     return ParsedFile(
         path=p,
         coord_name=str(p),
@@ -252,9 +381,71 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
         directives=scan_directives(source),
         local_headers=local_includes(source, p.parent),
         macros=scan_directives(source, everything=True),
+        source=source,
     )
 
 
 def parse_string(code: str, filename: str = "<string>") -> c_ast.FileAST:
     """Parse C text that needs no preprocessing (for ``module.code = ...``)."""
     return parse_text(code, filename)
+
+
+class Checker(SemanticChecker):
+    """The semantic check (:mod:`.semantic`), choosing each ``_Generic``'s association on the way.
+
+    It also knows the two GNU built-ins whose arguments are types:
+    ``__builtin_va_arg(ap, type)`` has that type, ``__builtin_offsetof`` is ``offsetof``.
+    """
+
+    def _FuncCall(self, e: c_ast.FuncCall):  # noqa: N802 - dispatched by node class name
+        name = e.name.name if isinstance(e.name, c_ast.ID) else None
+        if name in ("__builtin_va_arg", "__builtin_offsetof") and isinstance(e.args, c_ast.ExprList):
+            ap, typ = e.args.exprs if name == "__builtin_va_arg" else e.args.exprs[::-1]
+            if isinstance(typ, c_ast.Typename):
+                if name == "__builtin_offsetof":
+                    self.declared_type(typ, None)
+                    return self.expr(c_ast.Constant("unsigned long", "0UL"))
+                self.expr(ap)
+                return self.declared_type(typ, None)
+        return super()._FuncCall(e)
+
+    def _GenericSelection(self, e: GenericSelection):  # noqa: N802 - dispatched by node class name
+        t = self.value(e.controlling)
+        t = unqualified(decay(t)) if is_known(t) else t
+        default = None
+        for typ, expr in e.associations:
+            if typ is None:
+                default = expr
+                continue
+            if not is_known(t):
+                break
+            if compatible(t, self.declared_type(typ, None)):
+                e.chosen = expr
+                break
+        else:
+            e.chosen = default
+        if e.chosen is None and not is_known(t):
+            self.fail(e, "_Generic: passman cannot tell the type of the controlling expression")
+        if e.chosen is None:
+            self.fail(e, f"'_Generic' selector of type '{t.spelled}' is not compatible with any association")
+        return self.expr(e.chosen) if e.chosen is not None else UNKNOWN
+
+
+def _replace_selections(node: c_ast.Node) -> c_ast.Node:
+    """``node`` with every resolved :class:`GenericSelection` replaced by its chosen expression."""
+    while isinstance(node, GenericSelection):
+        node = node.chosen
+    for slot in getattr(node, "__slots__", ()):
+        value = getattr(node, slot, None)
+        if isinstance(value, c_ast.Node):
+            setattr(node, slot, _replace_selections(value))
+        elif isinstance(value, list):
+            value[:] = [_replace_selections(v) if isinstance(v, c_ast.Node) else v for v in value]
+    return node
+
+
+def check_and_resolve(ast: c_ast.FileAST, preprocessed: str | None = None) -> None:
+    """Check ``ast`` as gcc would (:func:`~passman.semantic.check_unit`), resolving ``_Generic`` selections."""
+    Checker(preprocessed).file(ast)
+    if "_Generic" in (preprocessed or "_Generic"):
+        _replace_selections(ast)

@@ -83,6 +83,7 @@ def to_c(
     annotations: Mapping[c_ast.Node, Sequence[str]] | None = None,
     hidden_labels: Collection[str] = (),
     label_comments: bool = False,
+    macro_names: Callable[[c_ast.Constant], str | None] | None = None,
 ) -> str:
     """Print ``node`` as C source.
 
@@ -97,6 +98,7 @@ def to_c(
         annotations=annotations,
         hidden_labels=hidden_labels,
         label_comments=label_comments,
+        macro_names=macro_names,
     )
     return printer.render(node)
 
@@ -107,7 +109,9 @@ class CPrinter(CGenerator):
     ``indent`` is the initial indentation in levels (4 spaces each);
     ``annotations`` maps statement nodes to comment lines; a ``Label`` whose
     name is in ``hidden_labels`` is omitted, or shown as ``// loop NAME`` when
-    ``label_comments`` is true.  Use :meth:`render` (or :func:`to_c`); the
+    ``label_comments`` is true; ``macro_names(constant)``, when given, names
+    the macro to print in place of a constant (None: print its value).
+    Use :meth:`render` (or :func:`to_c`); the
     ``visit_*`` methods of statements return complete, indented lines.
     """
 
@@ -118,6 +122,7 @@ class CPrinter(CGenerator):
         annotations: Mapping[c_ast.Node, Sequence[str]] | None = None,
         hidden_labels: Collection[str] = (),
         label_comments: bool = False,
+        macro_names: Callable[[c_ast.Constant], str | None] | None = None,
     ) -> None:
         super().__init__(reduce_parentheses=True)
         self.indent_level = indent * _STEP
@@ -127,6 +132,7 @@ class CPrinter(CGenerator):
         }
         self.hidden_labels = frozenset(hidden_labels)
         self.label_comments = label_comments
+        self.macro_names = macro_names
 
     # ------------------------------------------------------------------ entry
     def render(self, node: c_ast.Node) -> str:
@@ -380,6 +386,11 @@ class CPrinter(CGenerator):
         if isinstance(n.string, c_ast.Node):
             return "_Pragma(" + self.visit(n.string) + ")"
         return "#pragma " + n.string if n.string else "#pragma"
+
+    def visit_Constant(self, n: c_ast.Constant) -> str:
+        """A constant as written: its value, or the macro ``macro_names`` gives for it."""
+        name = self.macro_names(n) if self.macro_names is not None else None
+        return name or n.value
 
     def visit_StaticAssert(self, n: c_ast.StaticAssert) -> str:
         """``_Static_assert(cond, "msg")`` without the semicolon."""

@@ -227,6 +227,7 @@ class Workspace:
         cu = CompilationUnit(
             self, name, parsed.ast, path=parsed.path, coord_name=parsed.coord_name,
             directives=parsed.directives, local_headers=parsed.local_headers, macros=parsed.macros,
+            source=parsed.source,
         )
         self._add_unit(cu)
         if not self._stubs_deferred:
@@ -288,6 +289,7 @@ class Workspace:
                     self._ensure_labels(name)
                 self._versions[("module", name)] = self._tick()
         self._versions[("program",)] = self._tick()
+        cu.mark_original()
 
     def _set_stub_unit(self, name: str, nodes: list[c_ast.Node], coord_name: str) -> None:
         """Create the stub unit ``name``, or give it new top-level ``nodes`` (stubs resolved later)."""

@@ -409,6 +409,57 @@ def test_rule_strips(rules, query, expected):
     assert rules([f"strips {query}"]) == [expected]
 
 
+@pytest.mark.parametrize(
+    "query, env, expected",
+    [
+        # the block is the rule's (32x8), not fitted (32x16): 125000 blocks in y, two strips
+        ("e=64x1000000", {}, "global=64x1000000 local=32x8 groups=2147483647x65535 n=2"),
+        ("e=64x10000000", {}, "global=64x10000000 local=32x8 groups=2147483647x65535 n=20"),
+        # fits: one strip
+        ("e=1000x1000", {}, "global=1024x1000 local=32x8 groups=2147483647x65535 n=1"),
+        ("e=0x1000", {}, "global=0x1024 local=1x32 groups=2147483647x65535 n=0"),  # empty: none
+        # the environment lowers the device's limit (never raises it); missing components: the device's
+        ("e=1000x1000", {"PASSMAN_CUDA_MAX_GRID": "4x100000"}, "global=1024x1000 local=32x8 groups=4x65535 n=8"),
+        ("e=1000x1000", {"PASSMAN_CUDA_MAX_GRID": "1"}, "global=1024x1000 local=32x8 groups=1x65535 n=32"),
+        ("e=100x100x1000000", {"PASSMAN_CUDA_MAX_GRID": "1x1x1"},
+         "global=128x100x1000000 local=32x4x2 groups=1x1x1 n=50000000"),
+        # the overrides still win
+        ("e=64x1000000", {"PASSMAN_ACCEL_BLOCK": "64x16"}, "global=64x1000000 local=64x16 groups=2147483647x65535 n=1"),
+    ],
+)
+def test_rule_cuda_strips_keep_the_block_and_cut_the_grid(rules, query, env, expected):
+    dev = "w=32 m=1024 cu=132 x=1024x1024x64 g=2147483647x65535x65535"
+    assert rules([f"cudastrips {dev} {query}"], **env) == [expected]
+
+
+def test_rule_cuda_strips_cover_the_grid_once(rules):
+    # the strips of a strip-mined configuration tile the global range exactly
+    dev = "w=32 m=1024 cu=132 x=1024x1024x64 g=2147483647x65535x65535"
+    for extent, limit in (("100x37", "3x2"), ("1000", "7"), ("33x5x9", "2x1x4")):
+        got = answer(rules([f"cudastrips {dev} e={extent}"], PASSMAN_CUDA_MAX_GRID=limit)[0])
+        glob, local, groups, n = got["global"], got["local"], got["groups"], got["n"][0]
+        line = rules([f"strips global={'x'.join(map(str, glob))} local={'x'.join(map(str, local))} "
+                      f"g={'x'.join(map(str, groups))}"])[0]
+        count, *strips = line.split()
+        assert count == f"n={n}"
+        covered = set()
+        for strip in strips:
+            offsets, sizes_ = strip.split(":")
+            off, size = [int(v) for v in offsets.split(",")], sizes(sizes_)
+            assert all(sz % lc == 0 and sz // lc <= g for sz, lc, g in zip(size, local, groups)), line
+            cells = [range(o, o + sz) for o, sz in zip(off, size)]
+            box = {(a, b, c) for a in cells[0] for b in (cells[1] if len(cells) > 1 else [0])
+                   for c in (cells[2] if len(cells) > 2 else [0])}
+            assert not box & covered, line
+            covered |= box
+        assert len(covered) == prod(glob)
+
+
+def test_rule_cuda_bad_max_grid_is_refused(rules):
+    with pytest.raises(AssertionError, match="PASSMAN_CUDA_MAX_GRID=0x4: expected"):
+        rules(["cudastrips w=32 m=1024 e=100"], PASSMAN_CUDA_MAX_GRID="0x4")
+
+
 def test_rule_overrides_by_environment_and_kernel(rules):
     dev = "w=32 m=1024 cu=8 e=100x100"
     queries = [f"config {dev}", f"config kernel=k0 {dev}", f"config kernel=k0 block=16x16 {dev}",

@@ -44,7 +44,7 @@ def conditional(write_c):
 
 def test_an_include_keeps_its_conditional_context(conditional):
     ws = Workspace(conditional)
-    head = ws.cu.cond.code.split("\n\n")[0].splitlines()
+    head = ws.cu.cond.printed.split("\n\n")[0].splitlines()  # as printed (``code`` is the file as written)
     assert head == [
         "#include <stdio.h>",
         "#ifdef NEVER_DEFINED_ANYWHERE",
@@ -125,7 +125,7 @@ int main(void)
 def test_an_enum_constant_designator_stays_an_array_designator(write_c):
     src = write_c(DESIGNATORS, "desig.c")
     ws = Workspace(src)
-    code = ws.cu.desig.code
+    code = ws.cu.desig.printed
     assert '{[RED] = "red", [BLUE] = "blue", [GREEN] = "green"}' in code
     assert "{.GREEN = 7, .RED = 5}" in code
     assert "{[BLUE][1] = 9, [RED] = {[1] = 4}}" in code

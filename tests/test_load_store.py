@@ -193,8 +193,8 @@ def test_isolate_statement_copies_exactly_its_regions(tmp_path):
     text = ws.compilation_units[0].code
     assert "B_d[i] = A_d[i - 1] + 2.0 * A_d[i] + A_d[i + 1];" in text
     # A[9 .. 490] in, B[10 .. 489] out; B is written whole there: not copied in
-    assert "passman_accel_copy_to(A_d, A, sizeof(A[0]), 1, (size_t []){500}, (size_t []){9}, (size_t []){482});" in text
-    assert "passman_accel_copy_from(B, B_d, sizeof(B[0]), 1, (size_t []){500}, (size_t []){10}, (size_t []){480});" in text
+    assert "passman_accel_copy_to(A_d, A, sizeof(A[0]), 1, (size_t []){N}, (size_t []){9}, (size_t []){482});" in text
+    assert "passman_accel_copy_from(B, B_d, sizeof(B[0]), 1, (size_t []){N}, (size_t []){10}, (size_t []){480});" in text
     assert _calls(text, "copy_to") == ["A_d"]
     ws.build("c", tmp_path / "iso")
     expected = reference.run().stdout

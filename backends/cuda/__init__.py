@@ -7,9 +7,11 @@ writes, for a program after ``gpu_ify`` and ``kernel_load_store``:
   kernel (the same text as the OpenCL backend's, in the dialect of
   ``passman_accel.h``: flat arrays, indices from ``PASSMAN_INDEX``, a guard
   for the rounded-up grid), then every launcher
-  (``templates/launcher.cu.j2``): the box, ``passman_accel_config`` (block
-  sizes for the device, ``PASSMAN_ACCEL_BLOCK`` to override), an empty grid
-  skipped, ``kernel<<<grid, block>>>``, every launch checked and timed;
+  (``templates/launcher.cu.j2``): the box, ``passman_accel_config_cuda_strips``
+  (block sizes for the device, ``PASSMAN_ACCEL_BLOCK`` to override), an empty
+  grid skipped, ``kernel<<<grid, block>>>`` once per strip of at most the
+  device's ``maxGridSize`` blocks (``PASSMAN_CUDA_MAX_GRID`` lowers it), every
+  launch checked and timed;
 * the host sources in C, each launcher replaced by its prototype (arrays as
   ``void *``: device buffers);
 * a Makefile that compiles ``kernels.cu`` and the runtime's CUDA
@@ -61,7 +63,15 @@ def _cast(param: c_ast.Decl) -> str:
 
 
 def render_launcher(launch: Launch, kernel: c_ast.FuncDef) -> str:
-    """A launcher in CUDA: configuration, ``<<<grid, block>>>``, check, count."""
+    """A launcher in CUDA: configuration, ``<<<grid, block>>>`` per strip, check, count.
+
+    A grid with more blocks in a dimension than the device takes in one launch (CUDA's
+    ``maxGridSize``: 65535 in y and z; fewer with env ``PASSMAN_CUDA_MAX_GRID``) is cut into
+    strips (``passman_accel_strip``), launched one after another: each passes the kernel its
+    ``passman_lo`` plus the strip's offset and the same ``passman_hi``, so the kernel's indices
+    (``passman_lo + PASSMAN_INDEX(axis)``) and guard (``> passman_hi``) need no change, and the
+    block stays the one the rule chose. The launch counts once.
+    """
     positions = index_positions(launch)
     kparams = parameters(kernel)
     buffers = {p.name for p in parameters(launch.function) if is_buffer(p)}
@@ -75,7 +85,8 @@ def render_launcher(launch: Launch, kernel: c_ast.FuncDef) -> str:
                                "is not a variable")
         args.append(f"{_cast(kparams[pos])} {a.name}" if a.name in buffers else a.name)
     m = len(launch.loops)
-    args += [f"passman_box[{j}]" for j in range(2 * m)]
+    for k in range(m):  # a strip's items start at its offset: the kernel's indices start there
+        args += [f"passman_box[{2 * k}] + (long) passman_offset[{m - 1 - k}]", f"passman_box[{2 * k + 1}]"]
     return package_template(__package__, "launcher.cu.j2").render(
         name=launch.function.decl.name, kernel=launch.kernel,
         params=[handle_declaration(p) for p in parameters(launch.function)],

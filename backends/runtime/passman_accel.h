@@ -100,12 +100,28 @@ void passman_accel_emu_launch_for(const char *kernel, const size_t *block,
                                   void (*item)(void *args), void *args, int ndims,
                                   const size_t *extent);
 
-/* ---- CUDA host API (passman_accel_cuda.cu) -------------------------------------------- */
+/* ---- CUDA host API (passman_accel_cuda.cu; the emulation too, on its device) ---------- */
 
 /* passman_accel_config_for with the device's and the kernel `func`'s limits (its threads per
-   block), for a CUDA launcher. */
+   block), for a CUDA launcher that launches once: a grid larger than maxGridSize is fitted by
+   growing the block, or refused. */
 void passman_accel_config_cuda(const void *func, const char *kernel, const size_t *block, int ndims,
                                const size_t *extent, size_t *global, size_t *local);
+/* The same for a launcher that strip-mines (the CUDA backend's): the block as the rule or the
+   overrides give it (not fitted); groups[k] (3 entries) the most blocks of dimension k in one
+   launch (maxGridSize, or fewer with env PASSMAN_CUDA_MAX_GRID; 0: any). Returns the number of
+   strips, 0 when there is nothing to launch; passman_accel_strip gives each. */
+size_t passman_accel_config_cuda_strips(const void *func, const char *kernel, const size_t *block,
+                                        int ndims, const size_t *extent, size_t *global,
+                                        size_t *local, size_t *groups);
+
+/* Strip `index` (0 to the count - 1) of the global range global[0..ndims-1] in work-groups
+   local[k], at most groups[k] of them per dimension in one launch (0: any): its first item
+   offset[k] and its items size[k], a multiple of local[k] (dimension 0 varies fastest). Returns
+   the number of strips (0 for an empty range); offset and size are set only below it. Every
+   implementation has it (pure). */
+size_t passman_accel_strip(int ndims, const size_t *global, const size_t *local,
+                           const size_t *groups, size_t index, size_t *offset, size_t *size);
 
 #ifdef __cplusplus
 }

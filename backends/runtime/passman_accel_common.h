@@ -284,6 +284,12 @@ static inline size_t passman_strips(int ndims, const size_t *global, const size_
     return count;
 }
 
+size_t passman_accel_strip(int ndims, const size_t *global, const size_t *local,
+                           const size_t *groups, size_t index, size_t *offset, size_t *size)
+{
+    return passman_strips(ndims, global, local, groups, index, offset, size);
+}
+
 /* Parses "256", "32x8", "32x4x2" (each component 1 to `max_item`, their product at most
    `max_items`) into sizes[0..]: the number of components, 0 when malformed, -1 when the
    product is too large. */
@@ -312,6 +318,18 @@ static int passman_parse_sizes(const char *v, size_t sizes[3], size_t max_item,
         p++;
     }
     return 0;
+}
+
+/* Reads env `name` ("65535", "1024x65535x65535": blocks per dimension in one launch) into
+   groups[0..2]; unset, empty or missing components: 0 (no limit). A malformed value is an
+   error that names the variable. */
+static void passman_grid_from_env(const char *name, size_t groups[3])
+{
+    const char *v = getenv(name);
+    groups[0] = groups[1] = groups[2] = 0;
+    if (v && *v && passman_parse_sizes(v, groups, (size_t) -1, (size_t) -1) <= 0)
+        passman_fatal("%s=%s: expected 1 to 3 positive numbers of work-groups such as 65535 or "
+                      "1024x65535x65535", name, v);
 }
 
 /* Reads env `name` ("256", "32x8", "32x4x2") into block[0..2] (missing components 1): 0 when
@@ -382,6 +400,28 @@ static void passman_config_with(const char *kernel, const size_t *block, int ndi
     }
     for (k = 0; k < ndims; k++)
         global[k] = (extent[k] + local[k] - 1) / local[k] * local[k];
+}
+
+/* The configuration of a launcher that strip-mines (passman_accel_config_cuda_strips): the rule
+   and the overrides as passman_config_with, the grid NOT fitted to the device (the block stays
+   as chosen); groups[k] the most blocks of dimension k in one launch: the device's
+   lim->max_groups[k] and env PASSMAN_CUDA_MAX_GRID (for tests), the smaller; 0: any. Returns
+   the number of strips (passman_strips), 0 when there is nothing to launch. */
+static inline size_t passman_config_strips_with(const char *kernel, const size_t *block,
+                                                int ndims, const size_t *extent,
+                                                const struct passman_device_limits *lim,
+                                                size_t *global, size_t *local, size_t *groups)
+{
+    struct passman_device_limits any = *lim;
+    size_t env[3], offset[3], size[3];
+    int k;
+    any.max_groups[0] = any.max_groups[1] = any.max_groups[2] = 0;
+    passman_config_with(kernel, block, ndims, extent, &any, global, local);
+    passman_grid_from_env("PASSMAN_CUDA_MAX_GRID", env);
+    for (k = 0; k < 3; k++)
+        groups[k] = env[k] && (lim->max_groups[k] == 0 || env[k] < lim->max_groups[k])
+                        ? env[k] : lim->max_groups[k];
+    return passman_strips(ndims, global, local, groups, 0, offset, size);
 }
 
 #ifdef PASSMAN_ACCEL_DEVICE_LIMITS

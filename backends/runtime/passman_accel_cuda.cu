@@ -141,26 +141,41 @@ static void passman_device_limits(const char *kernel, struct passman_device_limi
     *lim = cuda_limits;
 }
 
-/* passman_accel_config_for, with the kernel's own limit on its block (cudaFuncGetAttributes:
-   maxThreadsPerBlock, lower than the device's for a kernel short of registers); `func` is the
-   kernel, `(const void *) k0` (NULL: the device's limits only). */
-extern "C" void passman_accel_config_cuda(const void *func, const char *kernel,
-                                          const size_t *block, int ndims, const size_t *extent,
-                                          size_t *global, size_t *local);
+/* The device's limits lowered by the kernel's own (cudaFuncGetAttributes: maxThreadsPerBlock,
+   lower than the device's for a kernel short of registers); `func` is the kernel,
+   `(const void *) k0` (NULL: the device's limits only). */
+static void cuda_kernel_limits(const void *func, const char *kernel, int ndims,
+                               struct passman_device_limits *lim)
+{
+    if (ndims < 1 || ndims > 3)
+        passman_fatal("passman_accel_config: %d dimensions (1 to 3 expected)", ndims);
+    passman_device_limits(kernel, lim);
+    if (func) {
+        cudaFuncAttributes attr;
+        PASSMAN_CUDA_CHECK(cudaFuncGetAttributes(&attr, func), "cudaFuncGetAttributes");
+        if (attr.maxThreadsPerBlock > 0 && (size_t) attr.maxThreadsPerBlock < lim->max_group)
+            lim->max_group = (size_t) attr.maxThreadsPerBlock;
+    }
+}
 
+/* passman_accel_config_for with the kernel's limits; the grid fitted to maxGridSize. */
 extern "C" void passman_accel_config_cuda(const void *func, const char *kernel,
                                           const size_t *block, int ndims, const size_t *extent,
                                           size_t *global, size_t *local)
 {
     struct passman_device_limits lim;
-    if (ndims < 1 || ndims > 3)
-        passman_fatal("passman_accel_config: %d dimensions (1 to 3 expected)", ndims);
-    passman_device_limits(kernel, &lim);
-    if (func) {
-        cudaFuncAttributes attr;
-        PASSMAN_CUDA_CHECK(cudaFuncGetAttributes(&attr, func), "cudaFuncGetAttributes");
-        if (attr.maxThreadsPerBlock > 0 && (size_t) attr.maxThreadsPerBlock < lim.max_group)
-            lim.max_group = (size_t) attr.maxThreadsPerBlock;
-    }
+    cuda_kernel_limits(func, kernel, ndims, &lim);
     passman_config_with(kernel, block, ndims, extent, &lim, global, local);
+}
+
+/* The same, strip-mined: the strips of at most maxGridSize blocks (PASSMAN_CUDA_MAX_GRID: fewer)
+   that the generated launchers launch one after another (see passman_accel.h). */
+extern "C" size_t passman_accel_config_cuda_strips(const void *func, const char *kernel,
+                                                   const size_t *block, int ndims,
+                                                   const size_t *extent, size_t *global,
+                                                   size_t *local, size_t *groups)
+{
+    struct passman_device_limits lim;
+    cuda_kernel_limits(func, kernel, ndims, &lim);
+    return passman_config_strips_with(kernel, block, ndims, extent, &lim, global, local, groups);
 }

@@ -233,3 +233,30 @@ void passman_accel_emu_launch(void (*item)(void *args), void *args, int ndims,
     for (i = 0; i < passman_nbuffers; i++)
         check_guards(i);
 }
+
+/* ---- the CUDA launchers' configuration, on the emulated device ------------------------- */
+
+/* The CUDA backend's launchers (kernels.cu) call these; with them the launchers run on the CPU
+   when kernels.cu is compiled as C++ against this emulation with a stand-in for <<< >>>
+   (tests/accel_runtime/cuda_on_cpu.h). `func` is ignored: the emulated device is the same for
+   every kernel. */
+void passman_accel_config_cuda(const void *func, const char *kernel, const size_t *block,
+                               int ndims, const size_t *extent, size_t *global, size_t *local)
+{
+    struct passman_device_limits lim;
+    (void) func;
+    passman_accel_init();
+    passman_device_limits(kernel, &lim);
+    passman_config_with(kernel, block, ndims, extent, &lim, global, local);
+}
+
+size_t passman_accel_config_cuda_strips(const void *func, const char *kernel, const size_t *block,
+                                        int ndims, const size_t *extent, size_t *global,
+                                        size_t *local, size_t *groups)
+{
+    struct passman_device_limits lim;
+    (void) func;
+    passman_accel_init();
+    passman_device_limits(kernel, &lim);
+    return passman_config_strips_with(kernel, block, ndims, extent, &lim, global, local, groups);
+}

@@ -517,12 +517,9 @@ static void passman_device_limits(const char *kernel, struct passman_device_limi
    which makes the strip-mining testable on any device. */
 static void max_grid(const size_t *local, size_t *groups)
 {
-    const char *v = getenv("PASSMAN_OPENCL_MAX_GRID");
-    size_t env[3] = {0, 0, 0};
+    size_t env[3];
     int d;
-    if (v && *v && passman_parse_sizes(v, env, (size_t) -1, (size_t) -1) <= 0)
-        passman_fatal("PASSMAN_OPENCL_MAX_GRID=%s: expected 1 to 3 positive numbers of "
-                      "work-groups such as 65535 or 1024x65535x65535", v);
+    passman_grid_from_env("PASSMAN_OPENCL_MAX_GRID", env);
     for (d = 0; d < 3; d++) {
         groups[d] = ocl.max_global / local[d];
         if (env[d] && env[d] < groups[d])

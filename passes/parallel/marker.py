@@ -53,6 +53,7 @@ __all__ = [
     "set_marker",
     "sole_loop",
     "split_list",
+    "without_variable",
 ]
 
 #: the first words of the internal pragma that marks a parallel loop
@@ -176,6 +177,30 @@ def split_list(arg: str) -> list[str]:
     if cur.strip():
         out.append(cur.strip())
     return out
+
+
+#: the clauses whose argument is a list of variables
+DATA_CLAUSES = ("private", "firstprivate", "lastprivate", "shared", "copyin", "copyprivate")
+
+
+def without_variable(text: str, name: str) -> str:
+    """A pragma's text with ``name`` taken out of its data clauses (a clause left empty goes).
+
+    ``omp parallel for private(j, t)`` without ``j`` -> ``omp parallel for private(t)``;
+    the text is returned unchanged when no clause names ``name``.
+    """
+    parts, changed = [], False
+    for word, arg in clauses(text):
+        if arg is not None and word in DATA_CLAUSES:
+            items = split_list(arg)
+            kept = [x for x in items if x != name]
+            if len(kept) != len(items):
+                changed = True
+                if not kept:
+                    continue
+                arg = ", ".join(kept)
+        parts.append(word if arg is None else f"{word}({arg})")
+    return " ".join(parts) if changed else text
 
 
 def pragmas_of(loop: Loop) -> list[c_ast.Pragma]:

@@ -23,6 +23,7 @@ from ..cfacts.control import escaping_jumps
 from ..cfacts.forms import array_ref_base, remove_declaration
 from ..cfacts.names import file_scope, fresh_name, resolve_names, taken_names, where
 from ..cfacts.sideeffects import has_side_effects, impure_calls, variables, writes
+from .marker import without_variable
 
 __all__ = ["privatize", "scalarization"]
 
@@ -306,8 +307,43 @@ def privatize(loop: Loop) -> None:
     body = node.stmt if isinstance(node.stmt, c_ast.Compound) else c_ast.Compound([node.stmt], node.stmt.coord)
     body.block_items = [copy_node(d) for d in moved] + list(body.block_items or [])
     node.stmt = body
-    # drop outer declarations no longer used
+    # drop outer declarations no longer used, and their names from the clauses in their scope
     table = resolve_names(func, file_scope(module.cu.ast.ext))
     for d in moved:
         if not any(isinstance(n, c_ast.ID) and table.decl_of(n) is d for n in walk(func.body)):
+            scope = _block_holding(func.body, d)
             remove_declaration(func.body, d)
+            if scope is not None:
+                _drop_from_clauses(scope, d.name)
+
+
+def _block_holding(root: c_ast.Node, d: c_ast.Decl) -> c_ast.Node | None:
+    """The block (or ``for`` with a declaration list) whose items hold declaration ``d``."""
+    for n in walk(root):
+        if isinstance(n, c_ast.Compound) and any(x is d for x in n.block_items or ()):
+            return n
+        if isinstance(n, c_ast.For) and isinstance(n.init, c_ast.DeclList) and any(x is d for x in n.init.decls):
+            return n
+    return None
+
+
+def _declares(block: c_ast.Compound, name: str) -> bool:
+    return any(isinstance(x, c_ast.Decl) and x.name == name for x in block.block_items or ())
+
+
+def _drop_from_clauses(scope: c_ast.Node, name: str) -> None:
+    """Remove ``name`` from the data clauses of the pragmas in ``scope`` that can see its removed declaration.
+
+    Pragmas in a nested block declaring ``name`` again refer to that
+    declaration (the copy ``privatize`` put in a loop body) and stay.
+    """
+
+    def visit(node: c_ast.Node) -> None:
+        for _, child in node.children():
+            if isinstance(child, c_ast.Compound) and _declares(child, name):
+                continue
+            if isinstance(child, c_ast.Pragma):
+                child.string = without_variable(child.string, name)
+            visit(child)
+
+    visit(scope)

@@ -12,7 +12,11 @@ set arithmetic. Modules, one idea each:
   ``summary_regions`` (convex array regions, interprocedural), and
   :func:`regions.rectangular_hull`;
 * :mod:`.schedule` (with :mod:`.tile_band`): transformations ``auto_schedule``
-  (isl scheduling, tiling, wavefront, parallel marks) and ``apply_schedule``.
+  (isl scheduling, tiling, wavefront, parallel marks) and ``apply_schedule``;
+* :mod:`.time_tiling`: transformation ``time_tile`` (diamond or skewed time tiles of
+  stencils, run as OpenMP tasks or barrier fronts), with :mod:`.hyperplanes` (tiling
+  hyperplanes, Farkas by isl), :mod:`.tile_graph` (tile dependence graphs) and
+  :mod:`.tile_model` (tile sizes from footprint and caches).
 """
 
 # registers the analyses, and the transformations auto_schedule and apply_schedule
@@ -22,4 +26,5 @@ from . import (
     regions,  # noqa: F401
     schedule,  # noqa: F401
     scop_build,  # noqa: F401
+    time_tiling,  # noqa: F401
 )

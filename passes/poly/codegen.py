@@ -56,6 +56,7 @@ statement of the model, so it is refused too).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -206,22 +207,36 @@ def _strided_band(node: isl.ScheduleNode) -> bool:
     return any(_has_divs(maps.get_at(k).range()) for k in range(outer.n_map()))
 
 
+def expand_iterators(text: str, names: Sequence[str]) -> str:
+    """``text`` with each ``$k`` replaced by ``names[k]``, the iterator of the loop at schedule depth k.
+
+    How a pragma mark refers to loop iterators before they are named
+    (``omp task depend(out: a[$0][$1])``).
+    """
+    return re.sub(r"\$(\d+)", lambda m: names[int(m.group(1))], text)
+
+
 def _bind_marks(schedule: isl.Schedule, names: Sequence[str]) -> isl.Schedule:
     """The schedule with each pragma mark bound to the iterator of the loop it marks.
 
     A mark sits above a band; its loop is the band's first member, at the
     band's schedule depth, so its iterator is ``names[depth]``
-    (:func:`.isl_ast.bind_mark`).
+    (:func:`.isl_ast.bind_mark`). ``$k`` in a mark's text becomes the
+    iterator at depth k (:func:`expand_iterators`).
     """
 
     def visit(node: isl.ScheduleNode) -> isl.ScheduleNode:
         if node.get_type() != isl.schedule_node_type.mark:
             return node
         text = node.mark_get_id().get_name()
-        child = node.child(0)
-        if not is_pragma_mark(text) or child.get_type() != isl.schedule_node_type.band:
+        if not is_pragma_mark(text):
             return node
-        name = bind_mark(text, names[child.get_schedule_depth()])
+        name = expand_iterators(text, names)
+        child = node.child(0)
+        if child.get_type() == isl.schedule_node_type.band:
+            name = bind_mark(name, names[child.get_schedule_depth()])
+        elif name == text:
+            return node
         return node.delete().insert_mark(isl.Id(name, context=ctx()))
 
     return schedule.map_schedule_node_bottom_up(visit)

@@ -58,6 +58,9 @@ _OP = LazyAttribute("islpy", "ast_expr_op_type")
 #: first words of mark names that are pragma texts (``"omp parallel for"``, ``"GCC ivdep"``)
 PRAGMA_WORDS: frozenset[str] = frozenset({"omp", "passman", "GCC", "clang", "acc", "ivdep", "simd"})
 
+#: the start of the text of a mark whose subtree becomes one OpenMP task (a block after the pragma)
+TASK_MARK = "omp task"
+
 #: separates a pragma mark's text from the iterator of the loop it is about (:func:`bind_mark`)
 MARK_LOOP = " @"
 
@@ -145,6 +148,8 @@ class AstConverter:
             saved, self.canonical = self.canonical, text.split()[:1] in (["omp"], ["passman"])
             inner = self.nodes(node.mark_get_node())
             self.canonical = saved
+            if text.startswith(TASK_MARK):  # a task: everything under the mark, whatever it is
+                return [c_ast.Pragma(text, self.coord), c_ast.Compound(inner, self.coord)]
             if is_pragma_mark(text):
                 return _put_pragma(inner, text, self.coord, iterator or None)
             return inner

@@ -9,6 +9,9 @@
      config [kernel=K] [block=..] w=W m=M cu=C [x=..] [g=..] e=..
          -> "global=.. local=.."         (passman_config_with: the environment's overrides)
      strips global=.. local=.. g=..     -> "n=N O0,O1:S0xS1 ..." (passman_strips: offsets, sizes)
+     cudastrips [kernel=K] [block=..] w=W m=M cu=C [x=..] [g=..] e=..
+         -> "global=.. local=.. groups=.. n=N"  (passman_config_strips_with: the strip-mining
+                                                  CUDA launcher's configuration)
      emu [kernel=K] [block=..] e=..     -> "global=.."  (passman_accel_emu_launch_for: the
                                                          range its work-items covered)
 
@@ -125,6 +128,13 @@ int main(void)
                                 l);
             print_list("global", glob, ne);
             print_list(" local", l, ne);
+        } else if (strcmp(cmd, "cudastrips") == 0 && ne > 0 && (nb == 0 || nb == ne)) {
+            size_t groups[3], count = passman_config_strips_with(
+                kernel[0] ? kernel : NULL, nb ? block : NULL, ne, e, &lim, glob, l, groups);
+            print_list("global", glob, ne);
+            print_list(" local", l, ne);
+            print_list(" groups", groups, ne);
+            printf(" n=%zu", count);
         } else if (strcmp(cmd, "strips") == 0 && nl > 0) {
             size_t count = passman_strips(nl, glob, l, g, 0, off, size), s;
             printf("n=%zu", count);

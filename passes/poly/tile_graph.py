@@ -1,0 +1,229 @@
+"""Tile dependence graphs (Freitag 2014, ch. 3): which tiles wait for which, and no more.
+
+A tiling maps every statement instance to a tile (a vector of integers,
+``tile_of``). Tile ``W`` depends on tile ``V`` when some dependence pair
+goes from an instance of ``V`` to one of ``W`` (``d(V) & W`` non-empty in
+Freitag's notation); the *tile dependence graph* (TDG) has exactly those
+edges. A wavefront schedule with a barrier per front orders every tile
+after *every* tile of the previous front (a complete bipartite graph
+between fronts); the TDG keeps only the real edges, and its transitive
+reduction only the edges no path implies.
+
+Two forms, both from isl:
+
+* :func:`tile_graph`: the concrete graph for fixed sizes (networkx), with
+  :func:`graph_stats` (tiles, edges, diagonal edges, edges after transitive
+  reduction, edges a barrier per wavefront implies, longest path) -- the
+  figures of Freitag's section 5.2, for tests;
+* :func:`tile_deltas` and :func:`reduce_deltas`: the same for parametric
+  sizes, per edge *direction* ``v = W - V``: the directions of the real
+  edges, then every direction whose edges (between existing tiles, at any
+  parameter values) are all implied by paths of the other kept directions
+  is dropped, exactly (an isl inclusion test, no approximation). The kept
+  directions are the ``depend(in: ...)`` clauses of one OpenMP task per tile
+  (:func:`depend_clause`): OpenMP orders a task after the last task created
+  before it that names the same address in ``depend(out: ...)``, so the tasks
+  run as soon as the tiles they depend on are done, with no barrier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import islpy as isl
+import networkx as nx
+
+from .affine import ctx
+
+#: the name of the array of task addresses (one ``char`` per tile, modulo its size)
+TASK_ARRAY = "passman_tiles"
+#: bits of the index into it (its size is ``1 << TASK_BITS``)
+TASK_BITS = 16
+
+
+# ------------------------------------------------------------------ concrete graphs
+
+
+def tile_graph(domain: isl.Set | isl.UnionSet, deps: isl.Map | isl.UnionMap,
+               tile_of: isl.Map | isl.UnionMap) -> nx.DiGraph:  # fmt: skip
+    """The TDG of fixed-size sets: a node per non-empty tile (a tuple), an edge per real dependence.
+
+    ``domain``: the instances (no parameter left), ``deps``: dependence
+    pairs, ``tile_of``: instance -> tile vector (one tuple space).
+    """
+    domain = isl.UnionSet(domain) if isinstance(domain, isl.Set) else domain
+    deps = isl.UnionMap(deps) if isinstance(deps, isl.Map) else deps
+    tile_of = (isl.UnionMap(tile_of) if isinstance(tile_of, isl.Map) else tile_of).intersect_domain(domain)
+    graph = nx.DiGraph()
+    for point in _points(tile_of.range()):
+        graph.add_node(point)
+    edges = deps.intersect_domain(domain).intersect_range(domain)
+    between = edges.apply_domain(tile_of).apply_range(tile_of)
+    pairs: list[isl.Point] = []
+    between.wrap().foreach_point(pairs.append)
+    for p in pairs:
+        values = _coordinates(p)
+        half = len(values) // 2
+        src, dst = tuple(values[:half]), tuple(values[half:])
+        if src != dst:
+            graph.add_edge(src, dst)
+    return graph
+
+
+def _coordinates(point: isl.Point) -> list[int]:
+    n = point.get_space().dim(isl.dim_type.set)
+    return [point.get_coordinate_val(isl.dim_type.set, k).to_python() for k in range(n)]
+
+
+def _points(s: isl.UnionSet | isl.Set) -> list[tuple[int, ...]]:
+    out: list[isl.Point] = []
+    s.foreach_point(out.append)
+    return sorted(tuple(_coordinates(p)) for p in out)
+
+
+@dataclass(frozen=True)
+class GraphStats:
+    """Figures of a TDG (Freitag 2014, section 5.2)."""
+
+    tiles: int
+    edges: int
+    diagonal: int  # edges between tiles differing in more than one coordinate
+    reduced: int  # edges of the transitive reduction
+    barrier: int  # edges a barrier between consecutive wavefronts implies
+    longest_path: int  # tiles on the longest path (the critical path)
+    wavefronts: int
+
+
+def graph_stats(graph: nx.DiGraph, wavefront: Sequence[int] = (1, 1)) -> GraphStats:
+    """The figures of a TDG; ``wavefront``: the front of a tile is this dot its coordinates."""
+    if not nx.is_directed_acyclic_graph(graph):
+        raise ValueError("the tile graph has a cycle: the tiling is not legal")
+    diagonal = sum(1 for a, b in graph.edges if sum(x != y for x, y in zip(a, b)) > 1)
+    fronts: dict[int, int] = {}
+    for z in graph.nodes:
+        w = sum(c * x for c, x in zip(wavefront, z))
+        fronts[w] = fronts.get(w, 0) + 1
+    order = sorted(fronts)
+    barrier = sum(fronts[a] * fronts[b] for a, b in zip(order, order[1:]))
+    return GraphStats(
+        tiles=graph.number_of_nodes(),
+        edges=graph.number_of_edges(),
+        diagonal=diagonal,
+        reduced=nx.transitive_reduction(graph).number_of_edges(),
+        barrier=barrier,
+        longest_path=nx.dag_longest_path_length(graph) + 1 if graph.number_of_nodes() else 0,
+        wavefronts=len(order),
+    )
+
+
+# ------------------------------------------------------------------ parametric directions
+
+
+def tile_deltas(deps: isl.UnionMap, tile_of: isl.UnionMap) -> list[tuple[int, ...]] | None:
+    """The directions ``W - V`` of the real edges between distinct tiles (None: not a finite set)."""
+    between = deps.apply_domain(tile_of).apply_range(tile_of)
+    deltas = between.deltas()
+    sets: list[isl.Set] = []
+    deltas.foreach_set(sets.append)
+    out: set[tuple[int, ...]] = set()
+    for s in sets:
+        s = s.project_out(isl.dim_type.param, 0, s.dim(isl.dim_type.param))
+        if not s.is_bounded():
+            return None
+        out.update(p for p in _points(s) if any(p))
+    return sorted(out)
+
+
+def _translate(tiles: isl.Set, v: Sequence[int]) -> isl.Set:
+    """The tiles ``z`` such that ``z + v`` is a tile."""
+    n = tiles.dim(isl.dim_type.set)
+    names = [f"z{k}" for k in range(n)]
+    shifted = ", ".join(f"{x} + {c}" for x, c in zip(names, v))
+    m = isl.Map(f"{{ [{', '.join(names)}] -> [{shifted}] }}", context=ctx())
+    if tiles.has_tuple_id():
+        m = m.set_tuple_id(isl.dim_type.in_, tiles.get_tuple_id())
+        m = m.set_tuple_id(isl.dim_type.out, tiles.get_tuple_id())
+    m = m.align_params(tiles.get_space())
+    return tiles.apply(m.reverse()).intersect(tiles)
+
+
+def _paths(v: tuple[int, ...], steps: Sequence[tuple[int, ...]]) -> Iterable[list[tuple[int, ...]]]:
+    """Sequences of ``steps`` (non-negative vectors) summing to ``v``, of two steps or more."""
+
+    def walk(left: tuple[int, ...], acc: list[tuple[int, ...]]) -> Iterable[list[tuple[int, ...]]]:
+        if not any(left):
+            if len(acc) >= 2:
+                yield list(acc)
+            return
+        for s in steps:
+            rest = tuple(a - b for a, b in zip(left, s))
+            if all(r >= 0 for r in rest):
+                acc.append(s)
+                yield from walk(rest, acc)
+                acc.pop()
+
+    yield from walk(v, [])
+
+
+def reduce_deltas(tiles: isl.Set, deltas: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """The directions left when those implied by paths of the others are dropped (exact).
+
+    A direction ``v`` is dropped when, for every pair of existing tiles
+    ``(z, z + v)`` (all parameter values), a path of the other kept
+    directions leads from ``z`` to ``z + v`` through existing tiles: the
+    reachability between tiles, hence every legal order, is unchanged.
+    Directions must be non-negative (the tiles of a permutable band); the
+    longest are tried first.
+    """
+    if any(c < 0 for v in deltas for c in v):
+        return list(deltas)
+    kept = list(deltas)
+    for v in sorted(deltas, key=lambda d: (-sum(d), d)):
+        others = [u for u in kept if u != v]
+        pairs = _translate(tiles, v)
+        covered = pairs.subtract(pairs)  # empty, same space
+        for path in _paths(v, others):
+            reach = tiles
+            pos = [0] * len(v)
+            for step in path[:-1]:
+                pos = [a + b for a, b in zip(pos, step)]
+                reach = reach.intersect(_translate(tiles, pos))
+            covered = covered.union(reach)
+            if pairs.is_subset(covered):
+                break
+        if pairs.is_subset(covered):
+            kept = others
+    return sorted(kept)
+
+
+# ------------------------------------------------------------------ OpenMP tasks
+
+
+def _index(coords: Sequence[str]) -> str:
+    """A C index into :data:`TASK_ARRAY` for a tile (its coordinates, bits shared out)."""
+    n = len(coords)
+    bits = [TASK_BITS // n + (1 if k < TASK_BITS % n else 0) for k in range(n)]
+    parts = []
+    shift = 0
+    for c, b in zip(reversed(coords), reversed(bits)):
+        term = f"(({c}) & {(1 << b) - 1})"
+        parts.append(f"{term} << {shift}" if shift else term)
+        shift += b
+    return " | ".join(reversed(parts))
+
+
+def depend_clause(coords: Sequence[str], deltas: Sequence[tuple[int, ...]]) -> str:
+    """``task depend(in: ...) depend(out: ...)`` for the tile whose coordinates are the C ``coords``.
+
+    Tiles are told apart modulo ``1 << TASK_BITS`` addresses: two tiles that
+    share one are merely ordered (in creation order, a topological order), so
+    aliasing never breaks a dependence.
+    """
+
+    def shifted(v: tuple[int, ...]) -> list[str]:
+        return [c if not d else f"{c} - {d}" for c, d in zip(coords, v)]
+
+    ins = ", ".join(f"{TASK_ARRAY}[{_index(shifted(v))}]" for v in deltas)
+    out = f"depend(out: {TASK_ARRAY}[{_index(list(coords))}])"
+    return f"task {'depend(in: ' + ins + ') ' if ins else ''}{out}"

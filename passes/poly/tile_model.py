@@ -1,0 +1,214 @@
+"""Tile sizes of time tiles from a model: footprint against the caches (Di 2013, ch. 5, CPU analogue).
+
+Di chooses GPU tile sizes by predicting each candidate's run time from its
+data-reuse rate ``D = instances / memory accesses`` under the constraint that
+its footprint fits in shared memory. On a CPU the shared memory is the
+private cache of a core: a tile whose footprint fits in it reads its data
+from memory once and reuses it over the tile's time steps. For each
+candidate size vector (powers of two) this module computes
+
+* the tile's footprint: for every array, the bounding box of the elements
+  the instances of one full tile access, times the element size (isl on
+  the tile of the hyperplane rows, no parameter needed);
+* its instances: ``statements * prod(sizes) / |det(rows)|`` (the lattice
+  points of a box of the transformed space);
+
+and keeps the candidate with the highest reuse (instances per byte) whose
+footprint fits in :data:`CACHE_FRACTION` of the per-core cache it targets
+(L2 by default, read from ``/sys/devices/system/cpu/cpu0/cache``, else
+``os.sysconf``), and, where the extent of the tiled dimensions is known, with
+at least :data:`MIN_TILES_PER_FRONT` tiles per wavefront per thread.
+Ties go to the larger tile (fewer tasks). Before::
+
+    choose_sizes(part, rows, caches=Caches(l1=48 << 10, l2=2 << 20, l3=0))
+
+After (jacobi-2d, diamond rows ``2t+i``, ``2t-i``, ``2t+j``): ``(64, 64, 128)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import islpy as isl
+
+from .affine import constant_extent, ctx
+from .footprint import element_size
+from .hyperplanes import Row
+from .scop import Scop
+
+#: share of the target cache a tile's footprint may fill (the rest: the next tile's halo, code)
+CACHE_FRACTION = 0.5
+#: tiles each thread should get per wavefront, where the extent is known
+MIN_TILES_PER_FRONT = 2
+#: candidate sizes of a row
+CANDIDATES = (8, 16, 32, 64, 128, 256, 512)
+
+_SYSFS = Path("/sys/devices/system/cpu/cpu0/cache")
+
+
+@dataclass(frozen=True)
+class Caches:
+    """Data cache sizes in bytes, per level as one core sees them (0: unknown)."""
+
+    l1: int
+    l2: int
+    l3: int
+
+    def target(self) -> int:
+        """The cache a tile should fit in: L2, else L1, else 256 KiB."""
+        return self.l2 or self.l1 or 256 << 10
+
+
+def _size(text: str) -> int:
+    text = text.strip().upper()
+    unit = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+    digits = text.rstrip("KMG")
+    return int(digits) * unit if digits.isdigit() else 0
+
+
+def machine_caches() -> Caches:
+    """This machine's data caches (Linux sysfs, else ``os.sysconf``; 0 where neither tells)."""
+    sizes = {1: 0, 2: 0, 3: 0}
+    for index in sorted(_SYSFS.glob("index*")):
+        try:
+            level = int((index / "level").read_text())
+            kind = (index / "type").read_text().strip()
+            size = _size((index / "size").read_text())
+        except (OSError, ValueError):
+            continue
+        if kind in ("Data", "Unified") and level in sizes:
+            sizes[level] = max(sizes[level], size)
+    for level, name in ((1, "SC_LEVEL1_DCACHE_SIZE"), (2, "SC_LEVEL2_CACHE_SIZE"),
+                        (3, "SC_LEVEL3_CACHE_SIZE")):  # fmt: skip
+        if not sizes[level] and name in os.sysconf_names:
+            try:
+                sizes[level] = max(os.sysconf(name), 0)
+            except (OSError, ValueError):
+                pass
+    return Caches(sizes[1], sizes[2], sizes[3])
+
+
+def _determinant(rows: list[list[int]]) -> Fraction:
+    m = [[Fraction(x) for x in r] for r in rows]
+    n = len(m)
+    det = Fraction(1)
+    for c in range(n):
+        p = next((r for r in range(c, n) if m[r][c]), None)
+        if p is None:
+            return Fraction(0)
+        if p != c:
+            m[c], m[p] = m[p], m[c]
+            det = -det
+        det *= m[c][c]
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            m[r] = [a - f * b for a, b in zip(m[r], m[c])]
+    return det
+
+
+def _tile_set(stmt_space: isl.Space, rows: Sequence[Row], name: str, sizes: Sequence[int]) -> isl.Set:
+    """The instances of tile 0 of one statement, without domain bounds."""
+    tile = isl.Set.universe(stmt_space)
+    ls = isl.LocalSpace.from_space(stmt_space)
+    for row, size in zip(rows, sizes):
+        coefs = row.forms[name]
+        phi = isl.Aff.zero_on_domain(ls).set_constant_val(isl.Val.int_from_si(ctx(), coefs[-1]))
+        for k, c in enumerate(coefs[:-1]):
+            phi = phi.set_coefficient_val(isl.dim_type.in_, k, isl.Val.int_from_si(ctx(), c))
+        zero = isl.Aff.zero_on_domain(ls)
+        top = zero.set_constant_val(isl.Val.int_from_si(ctx(), size))
+        tile = tile.intersect(phi.ge_set(zero)).intersect(phi.lt_set(top))
+    return tile
+
+
+def footprint(scop: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> int | None:
+    """Bytes of the array elements one full tile accesses (bounding box per array), None if unbounded."""
+    boxes: dict[str, isl.Set] = {}
+    for s in scop.statements:
+        space = s.domain.get_space().drop_dims(isl.dim_type.param, 0, s.domain.dim(isl.dim_type.param))
+        tile = _tile_set(space, rows, s.name, sizes)
+        for acc in s.accesses:
+            if not acc.affine:
+                return None
+            rel = acc.relation.gist_domain(acc.relation.domain())  # the subscripts alone
+            rel = rel.project_out(isl.dim_type.param, 0, rel.dim(isl.dim_type.param))
+            touched = tile.apply(rel)
+            boxes[acc.array] = boxes[acc.array].union(touched) if acc.array in boxes else touched
+    total = 0
+    for array, elems in boxes.items():
+        count = 1
+        for d in range(elems.dim(isl.dim_type.set)):
+            extent = constant_extent(elems, d)
+            if extent is None:
+                return None
+            count *= extent
+        info = scop.arrays.get(array)
+        total += count * element_size(info.decl if info is not None else None)
+    return total
+
+
+def instances(scop: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> float:
+    """Statement instances in one full tile (the deepest statements)."""
+    depth = max(s.depth for s in scop.statements)
+    deep = [s for s in scop.statements if s.depth == depth]
+    det = abs(_determinant([list(r.forms[deep[0].name][:-1]) for r in rows]))
+    volume = 1
+    for s in sizes:
+        volume *= s
+    return len(deep) * volume / float(det) if det else 0.0
+
+
+@dataclass(frozen=True)
+class SizeChoice:
+    """The sizes chosen and the figures behind the choice."""
+
+    sizes: tuple[int, ...]
+    footprint: int
+    reuse: float  # instances per byte
+    budget: int
+
+
+def choose_sizes(
+    scop: Scop,
+    rows: Sequence[Row],
+    *,
+    caches: Caches | None = None,
+    threads: int = 2,
+    tiles_across: Sequence[float | None] = (),
+    tied: Sequence[tuple[int, int]] = ((0, 1),),
+) -> SizeChoice:
+    """The tile sizes of ``rows`` with the best reuse whose footprint fits (see the module docstring).
+
+    ``tiles_across[k]``: the extent of row ``k`` (its values over the part,
+    when known), to keep enough tiles per wavefront; ``tied``: rows that
+    get the same size (the two faces of a diamond).
+    """
+    caches = caches or machine_caches()
+    budget = int(caches.target() * CACHE_FRACTION)
+    n = len(rows)
+    free = [k for k in range(n) if not any(k == b for _, b in tied)]
+    scored: list[tuple[bool, SizeChoice]] = []  # (enough tiles per front, choice)
+    candidates = CANDIDATES if len(free) <= 2 else CANDIDATES[1:5]  # 3-D: 64 combinations, not 343
+    for combo in itertools.product(candidates, repeat=len(free)):
+        sizes = [0] * n
+        for k, s in zip(free, combo):
+            sizes[k] = s
+        for a, b in tied:
+            sizes[b] = sizes[a]
+        fp = footprint(scop, rows, sizes)
+        if fp is None:
+            continue
+        slack = all(e is None or e / s >= MIN_TILES_PER_FRONT * threads
+                    for e, s in zip(tiles_across, sizes))  # fmt: skip
+        scored.append((slack, SizeChoice(tuple(sizes), fp, instances(scop, rows, sizes) / max(fp, 1), budget)))
+    if not scored:
+        return SizeChoice(tuple([32] * n), 0, 0.0, budget)
+    fits = [c for c in scored if c[1].footprint <= budget]
+    if not fits:  # nothing fits: the smallest tile
+        return min(scored, key=lambda c: c[1].footprint)[1]
+    return max(fits, key=lambda c: (c[0], c[1].reuse, sum(c[1].sizes)))[1]

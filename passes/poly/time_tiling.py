@@ -1,0 +1,377 @@
+"""Time tiling of stencils: diamond (concurrent start) or skewed tiles, barrier fronts or tasks.
+
+``time_tile`` retiles a static control part whose statements all sit in
+one time loop (Jacobi, heat, FDTD, Gauss-Seidel sweeps). Its tiles come
+from tiling hyperplanes (:mod:`.hyperplanes`, Pluto's legality, Farkas by
+isl):
+
+* ``shape="diamond"``: ``a*t + x1`` and ``a*t - x1`` (their sum is time:
+  the tiles of a time band start concurrently, Bandishti et al. SC'12;
+  Freitag 2014, §2.2), then ``a*t + xk`` for the other space dimensions;
+* ``shape="skewed"``: time, then ``a*t + b.x + xk`` (the pipelined start of
+  Pluto without concurrent start, also what Gauss-Seidel allows);
+* ``shape="auto"``: diamond, else skewed.
+
+Tiles are boxes of the transformed space of sizes ``tile_sizes`` (or the
+model's, :mod:`.tile_model`); inside a tile the points run in the original
+order. Tiles run by wavefronts ``w = z0 + z1``, the second tile coordinate
+parallel inside a front (``schedule="static"``: ``#pragma omp parallel
+for``, a barrier per front), or as one OpenMP task per tile with
+``depend`` clauses on the directions of its tile dependence graph after
+exact redundant-edge elimination (``schedule="tasks"``, :mod:`.tile_graph`,
+Freitag 2014 ch. 3: no barrier, a tile starts when the tiles it reads
+from are done). Before::
+
+    for (t = 0; t < tsteps; t++) {
+        for (i = 1; i < n - 1; i++)
+            b[i] = 0.33333 * (a[i - 1] + a[i] + a[i + 1]);
+        for (i = 1; i < n - 1; i++)
+            a[i] = 0.33333 * (b[i - 1] + b[i] + b[i + 1]);
+    }
+
+After (``time_tile(shape="diamond", schedule="tasks")``, shape)::
+
+    {
+        char passman_tiles[65536];
+        #pragma omp parallel
+        #pragma omp single
+        {
+            for (int c0 = ...; ...; c0++)          // wavefront z0 + z1
+                for (int c1 = ...; ...; c1++)      // z0 (2t + i) / 64
+                    #pragma omp task depend(in: passman_tiles[...c1 - 1...], passman_tiles[...])
+                                     depend(out: passman_tiles[...])
+                    {
+                        for (int c2 = ...; ...; c2++) {     // t, within the tile
+                            for (int c3 = ...; ...; c3++)   // i
+                                b[c3] = ...;
+                            for (int c3 = ...; ...; c3++)
+                                a[c3] = ...;
+                        }
+                    }
+        }
+    }
+
+Legality: every hyperplane row is checked on every memory-based
+dependence (:func:`.hyperplanes.violated`), the whole schedule by
+:func:`.schedule.check_schedule` (order, parallel marks); with tasks, the
+directions of the real tile edges are computed with isl from the
+value-based dependences and must be non-negative and finite, and every
+edge dropped is implied by a path of kept ones between existing tiles.
+Anything else is refused with ``PassFailed`` and the function is unchanged.
+
+Properties:
+
+- shape: "auto" (default), "diamond" or "skewed"
+- schedule: "tasks" (default) or "static"
+- tile_sizes: sizes per hyperplane row, "64,64,128" ("" default: the model's)
+- label: the time loop (the part containing it; "" default: the first part that is a time loop)
+- cache_size: bytes of the per-core cache a tile should fit in (0 default: this machine's L2)
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import islpy as isl
+from pycparser import c_ast
+
+from passman import Module, PassFailed, transformation
+from passman.deadline import Clock
+
+from ..cfacts.names import names_in_scope, where
+from .affine import constant_extent, ctx
+from .codegen import generate, identity_schedule, replace_part, schedule_nodes
+from .dependences import Dependence, Dependences
+from .footprint import known_parameters
+from .hyperplanes import Row, RowShape, find_row, violated
+from .schedule import check_schedule, parse_sizes, part_problem, validity
+from .scop import Scop
+from .tile_band import SIMD, carries
+from .tile_graph import TASK_ARRAY, TASK_BITS, depend_clause, reduce_deltas, tile_deltas
+from .tile_model import Caches, choose_sizes, machine_caches
+
+SHAPES = ("auto", "diamond", "skewed")
+SCHEDULES = ("tasks", "static")
+
+#: seconds the pass gives isl's code generation before it retries with equal tile sizes
+CODEGEN_SECONDS = 8.0
+
+
+# ------------------------------------------------------------------------ the part
+
+
+def time_loop_problem(part: Scop, deps: Sequence[Dependence]) -> str | None:
+    """Why ``part`` is not a time-iterated stencil (None: it is one).
+
+    Every statement sits in the part's outer loop (time) and in at least
+    one loop inside it (space), and the time loop carries a dependence.
+    """
+    why = part_problem(part)
+    if why is not None:
+        return why
+    outer = {id(s.loops[0].node) for s in part.statements if s.loops}
+    if len(outer) != 1 or any(not s.loops for s in part.statements):
+        return f"{part.where}: not a time loop: the part's statements are not all in one outer loop"
+    time = part.statements[0].loops[0]
+    flat = [s for s in part.statements if s.depth < 2]
+    if flat:
+        return f"{where(flat[0].node)}: not a stencil: a statement of loop {time.var} is in no loop inside it"
+    if not any(d.level == 1 and not d.relation.is_empty() for d in deps):
+        return f"{part.where}: loop {time.var} carries no dependence: not a time loop (parallel as it is)"
+    return None
+
+
+def _shapes(depth: int, shape: str) -> list[RowShape]:
+    """The row shapes of a tiling of ``depth`` space dimensions."""
+    unit = [tuple(1 if j == k else 0 for j in range(depth)) for k in range(depth)]
+    if shape == "diamond":
+        minus = tuple(-c for c in unit[0])
+        return [RowShape(unit[0]), RowShape(minus)] + [RowShape(u) for u in unit[1:]]
+    skew = [RowShape(tuple([None] * k + [1] + [0] * (depth - k - 1))) for k in range(depth)]
+    return [RowShape((0,) * depth, min_time=1)] + skew
+
+
+def tiling_rows(part: Scop, deps: Sequence[Dependence], shape: str) -> tuple[str, list[Row]]:
+    """The shape used and its legal hyperplane rows, or PassFailed naming the dependence in the way."""
+    rels = [d.relation for d in deps if not d.relation.is_empty()]
+    depth = max(s.depth for s in part.statements) - 1
+    tried = ["diamond", "skewed"] if shape == "auto" else [shape]
+    failure = ""
+    for kind in tried:
+        rows: list[Row] = []
+        for k, rs in enumerate(_shapes(depth, kind)):
+            row = find_row(part, rels, rs, tag=f"h{k}")
+            if row is None:
+                failure = _no_row(part, deps, rs, kind)
+                break
+            if violated(rels, row) is not None:  # pragma: no cover - Farkas is exact
+                failure = f"{part.where}: {kind} row {k} is not legal"
+                break
+            rows.append(row)
+        else:
+            return kind, rows
+    raise PassFailed(failure)
+
+
+def _no_row(part: Scop, deps: Sequence[Dependence], rs: RowShape, kind: str) -> str:
+    """Why no hyperplane of shape ``rs`` exists: the dependence a form of that shape cannot respect."""
+    time = part.statements[0].loops[0]
+    deep = max(s.depth for s in part.statements)
+    for d in deps:
+        if d.vector is None or d.source_stmt.depth != deep or d.sink_stmt.depth != deep:
+            continue
+        v = d.vector
+        if len(v) != len(rs.spatial) + 1 or v[0] != 0:
+            continue
+        spatial = sum(c * x for c, x in zip(rs.spatial, v[1:]) if c is not None)
+        if spatial < 0:
+            return (f"{where(d.sink_stmt.node)}: no {kind} tiling of loop {time.var}: {d.kind} dependence "
+                    f"{d.why()} within one time step goes against a face of the tile")  # fmt: skip
+    return f"{part.where}: no {kind} tiling of loop {time.var}: no legal hyperplane {rs.spatial}"
+
+
+# ------------------------------------------------------------------------ the schedule
+
+
+def _floor_row(row: Row, stmt, size: int) -> isl.Aff:
+    return row.aff(stmt).scale_down_val(isl.Val.int_from_si(ctx(), size)).floor()
+
+
+def tile_map(part: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> isl.UnionMap:
+    """Instance -> tile coordinates ``[z0, ..., zd]`` (``floor(row / size)``)."""
+    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
+    for s in part.statements:
+        m = None
+        for row, size in zip(rows, sizes):
+            f = isl.Map.from_aff(_floor_row(row, s, size))
+            m = f if m is None else m.flat_range_product(f)
+        m = m.reset_tuple_id(isl.dim_type.out).intersect_domain(s.domain)
+        out = out.union(isl.UnionMap.from_map(m))
+    return out
+
+
+def _band(part: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> isl.MultiUnionPwAff:
+    """The tile band: ``z0 + z1`` (the wavefront), ``z0``, then ``z2`` ... (per statement)."""
+    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
+    for s in part.statements:
+        z = [_floor_row(row, s, size) for row, size in zip(rows, sizes)]
+        members = [z[0].add(z[1]), z[0]] + z[2:]
+        m = None
+        for aff in members:
+            f = isl.Map.from_aff(aff)
+            m = f if m is None else m.flat_range_product(f)
+        m = m.reset_tuple_id(isl.dim_type.out).intersect_domain(s.domain)
+        out = out.union(isl.UnionMap.from_map(m))
+    return isl.MultiUnionPwAff.from_union_map(out)
+
+
+def _simd_marks(sched: isl.Schedule, validity: isl.UnionMap) -> isl.Schedule:
+    """``omp simd`` on every innermost loop that carries no dependence (a canonical, vectorizable loop)."""
+
+    def visit(node: isl.ScheduleNode) -> isl.ScheduleNode:
+        if (node.get_type() == isl.schedule_node_type.band and node.get_tree_depth() > 1
+                and len(schedule_nodes(node, isl.schedule_node_type.band)) == 1
+                and carries(node, 0, validity).is_empty()):  # fmt: skip
+            return node.insert_mark(isl.Id(SIMD, context=ctx())).child(0)
+        return node
+
+    return sched.map_schedule_node_bottom_up(visit)
+
+
+def tiled_schedule(part: Scop, rows: Sequence[Row], sizes: Sequence[int], schedule: str,
+                   pragma: str, deltas: Sequence[tuple[int, ...]] = (),
+                   validity: isl.UnionMap | None = None) -> isl.Schedule:  # fmt: skip
+    """The schedule tree: tile band (wavefront first), marks, the original order inside a tile."""
+    inner = identity_schedule(part)
+    if validity is not None:
+        inner = _simd_marks(inner, validity)
+    sched = inner.insert_partial_schedule(_band(part, rows, sizes))
+    band = sched.get_root().child(0)
+    band = band.band_set_permutable(0)
+    if schedule == "static":
+        band = band.band_split(1).child(0)
+        return band.insert_mark(isl.Id(pragma, context=ctx())).get_schedule()
+    # tile coordinates from the band's iterators: w = $0, z0 = $1, z1 = w - z0, z2 = $2 ...
+    coords = ["$1", "$0 - $1"] + [f"${k}" for k in range(2, len(rows))]
+    text = "omp " + depend_clause(coords, deltas)
+    return band.child(0).insert_mark(isl.Id(text, context=ctx())).get_schedule()
+
+
+def task_deltas(part: Scop, deps: Sequence[Dependence], tiles: isl.UnionMap) -> list[tuple[int, ...]]:
+    """The ``depend`` directions of the tasks: real tile edges, redundant ones dropped (PassFailed if unbounded)."""
+    # the value-based (flow) and nearest (anti, output) pairs: every memory-based pair is a
+    # chain of them, so a path of tiles for each of them orders every dependence
+    direct = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
+    for d in deps:
+        direct = direct.union(isl.UnionMap.from_map(d.direct))
+    deltas = tile_deltas(direct, tiles)
+    if deltas is None:
+        raise PassFailed(f"{part.where}: the tiles' dependences have no finite set of directions")
+    if any(c < 0 for v in deltas for c in v):
+        raise PassFailed(f"{part.where}: a tile dependence goes backwards: {deltas}")
+    space = tiles.range()
+    sets: list[isl.Set] = []
+    space.foreach_set(sets.append)
+    return reduce_deltas(sets[0], deltas) if len(sets) == 1 else deltas
+
+
+def _wrap_tasks(module: Module, part: Scop, nodes: list[c_ast.Node]) -> list[c_ast.Node]:
+    """``{ char passman_tiles[...]; #pragma omp parallel / single { nodes } }``."""
+    if any(isinstance(n, c_ast.Decl) for n in nodes):
+        raise PassFailed(f"{part.where}: the part declares variables used after it: no task region")
+    coord = part.nodes[0].coord
+    taken = names_in_scope(module.ast, module.cu.ast.ext)
+    if TASK_ARRAY in taken:
+        raise PassFailed(f"{part.where}: the name {TASK_ARRAY} is taken")
+    size = c_ast.Constant("int", str(1 << TASK_BITS))
+    decl = c_ast.Decl(TASK_ARRAY, [], [], [], [], c_ast.ArrayDecl(
+        c_ast.TypeDecl(TASK_ARRAY, [], None, c_ast.IdentifierType(["char"])), size, []),
+        None, None, coord)  # fmt: skip
+    return [c_ast.Compound([decl, c_ast.Pragma("omp parallel", coord), c_ast.Pragma("omp single", coord),
+                            c_ast.Compound(nodes, coord)], coord)]  # fmt: skip
+
+
+def _extents(module: Module, part: Scop, rows: Sequence[Row]) -> list[float | None]:
+    """The number of values each row takes over the part, where the parameters are known."""
+    values = known_parameters(module, part)
+    deep = max(part.statements, key=lambda s: s.depth)
+    dom = deep.domain
+    for k in range(dom.dim(isl.dim_type.param)):
+        name = dom.get_dim_name(isl.dim_type.param, k)
+        if name in values:
+            dom = dom.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx(), values[name]))
+    out: list[float | None] = []
+    for row in rows:
+        image = dom.apply(isl.Map.from_aff(row.aff(deep).align_params(dom.get_space())))
+        out.append(constant_extent(image, 0))
+    return out
+
+
+# ------------------------------------------------------------------------ the pass
+
+
+def _part(module: Module, label: str, deps: Dependences) -> Scop:
+    parts = list(module.resource("scops"))
+    if label:
+        parts = [p for p in parts if p.loop(label) is not None]
+        if not parts:
+            raise PassFailed(f"{module.name}: loop {label} is in no static control part")
+        why = time_loop_problem(parts[0], deps.of_scop(parts[0]))
+        if why is not None:
+            raise PassFailed(why)
+        return parts[0]
+    reasons = []
+    for p in parts:
+        why = time_loop_problem(p, deps.of_scop(p))
+        if why is None:
+            return p
+        reasons.append(why)
+    raise PassFailed(f"{module.name}: no time loop to tile" + (": " + "; ".join(reasons) if reasons else ""))
+
+
+@transformation(scope="module", requires=["dependences"], preserves=["callgraph"], reads=["function_scope", "poly_facts", "scops", "unit_scope"])
+def time_tile(
+    module: Module,
+    shape: str = "auto",
+    schedule: str = "tasks",
+    tile_sizes: str = "",
+    label: str = "",
+    cache_size: int = 0,
+) -> None:
+    """Tile a time-iterated stencil with diamond or skewed time tiles, run as tasks or barrier fronts.
+
+    See the module docstring of :mod:`passman.passes.poly.time_tiling` for
+    the shapes, schedules, legality checks and a before/after example.
+
+    Properties:
+
+    - shape: "auto" (default: diamond, else skewed), "diamond" or "skewed"
+    - schedule: "tasks" (default: one OpenMP task per tile with depend clauses) or "static"
+      (wavefronts of tiles, ``omp parallel for`` and a barrier per front)
+    - tile_sizes: sizes per hyperplane row, "64,64,128", the last repeated ("" default: the model's)
+    - label: the time loop to tile ("" default: the first part that is a time loop)
+    - cache_size: bytes of the per-core cache a tile should fit in (0 default: this machine's L2)
+    """
+    if shape not in SHAPES:
+        raise PassFailed(f"{module.name}: shape {shape!r} is not one of {', '.join(SHAPES)}")
+    if schedule not in SCHEDULES:
+        raise PassFailed(f"{module.name}: schedule {schedule!r} is not one of {', '.join(SCHEDULES)}")
+    deps: Dependences = module.resource("dependences")
+    part = _part(module, label, deps)
+    part_deps = [d for d in deps.of_scop(part) if not d.relation.is_empty()]
+    kind, rows = tiling_rows(part, part_deps, shape)
+    rel = validity(part_deps)
+    given = parse_sizes(tile_sizes)
+    if given:
+        sizes = list((list(given) + [given[-1]] * len(rows))[: len(rows)])
+    else:
+        caches = machine_caches()
+        if cache_size > 0:
+            caches = Caches(caches.l1, cache_size, caches.l3)
+        tied = ((0, 1),) if kind == "diamond" else ()
+        sizes = list(choose_sizes(part, rows, caches=caches, tiles_across=_extents(module, part, rows),
+                                  tied=tied).sizes)  # fmt: skip
+    deltas: list[tuple[int, ...]] = []
+    if schedule == "tasks":
+        deltas = task_deltas(part, part_deps, tile_map(part, rows, sizes))
+    tree = tiled_schedule(part, rows, sizes, schedule, "omp parallel for", deltas, rel)
+    check_schedule(part, part_deps, tree)
+    try:
+        nodes = generate(module, part, tree, clock=Clock(CODEGEN_SECONDS), deps=part_deps)
+    except PassFailed as err:
+        if len(set(sizes)) == 1 or "did not finish" not in str(err):
+            raise
+        # unequal sizes can make isl's code generation take minutes: equal ones, with a warning
+        size = max(sizes)
+        warnings.warn(f"{part.where}: isl's code generation for tile sizes {sizes} took too long; "
+                      f"using {size} for every row", stacklevel=2)  # fmt: skip
+        sizes = [size] * len(rows)
+        if schedule == "tasks":
+            deltas = task_deltas(part, part_deps, tile_map(part, rows, sizes))
+        tree = tiled_schedule(part, rows, sizes, schedule, "omp parallel for", deltas, rel)
+        check_schedule(part, part_deps, tree)
+        nodes = generate(module, part, tree, clock=Clock(CODEGEN_SECONDS), deps=part_deps)
+    if schedule == "tasks":
+        nodes = _wrap_tasks(module, part, nodes)
+    replace_part(module, part, nodes)

@@ -1,0 +1,283 @@
+"""Time tiling of stencils (``time_tile``): hyperplanes, tile dependence graphs, tile sizes, code.
+
+Oracles:
+
+* Freitag 2014 §5.2 (diamond rows): the tile dependence graph of heat-1d
+  with ``phi = (t + x, t - x)`` has the stated tiles, edges, diagonal edges,
+  edges after transitive reduction, barrier-implied edges, longest path and
+  wavefronts; §5.1 claims 13, 14, 16;
+* Di 2013 Table 3.1: the direct dependences of Fig. 3.4;
+* differential execution: every corpus stencil, tiled (diamond or skewed,
+  tasks or barrier fronts, several tile and problem sizes), prints exactly
+  what the original prints with OMP_NUM_THREADS 1, 2 and 4 (tiling keeps
+  every point's expression and inputs: bit-identical);
+* refusals: not a time loop, a diamond Gauss-Seidel, bad options; the
+  function is unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import islpy as isl
+import pytest
+from passman.passes.poly import time_tiling
+from passman.passes.poly.hyperplanes import RowShape, find_row, violated
+from passman.passes.poly.tile_graph import (
+    depend_clause,
+    graph_stats,
+    reduce_deltas,
+    tile_deltas,
+    tile_graph,
+)
+from passman.passes.poly.tile_model import Caches, choose_sizes, footprint, machine_caches
+
+from passman import PassFailed, Workspace
+from passman.builder import run
+from passman.testing import reference_output
+
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+#: corpus stencil -> (kernel function, the #define of its space extent)
+STENCILS = {
+    "jacobi_1d": ("kernel_jacobi_1d", "N"),
+    "jacobi_2d": ("kernel_jacobi_2d", "N"),
+    "jacobi_2d_9pt": ("kernel_jacobi_2d_9pt", "N"),
+    "heat_3d": ("kernel_heat_3d", "N"),
+    "fdtd_2d": ("kernel_fdtd_2d", "NY"),
+    "seidel_2d": ("kernel_seidel_2d", "N"),
+}
+
+
+# ------------------------------------------------------------------------ Freitag §5.2
+
+
+def _diamond_graph(size: int, steps: int = 24, n: int = 70):
+    dom = isl.Set(f"{{ S[t, x] : 1 <= t <= {steps} and 1 <= x <= {n - 2} }}")
+    deps = isl.Map("{ S[t, x] -> S[t + 1, y] : -1 <= y - x <= 1 }")
+    tiles = isl.Map(f"{{ S[t, x] -> [floor((t + x) / {size}), floor((t - x) / {size})] }}")
+    return tile_graph(dom, deps, tiles)
+
+
+@pytest.mark.parametrize(
+    "size, tiles, edges, diagonal, reduced, barrier, path",
+    [(8, 71, 169, 51, 118, 558, 8), (4, 244, 645, 204, 441, 3961, 14), (6, 119, 294, 88, 206, 1284, 10)],
+)
+def test_diamond_tile_graph_of_heat_1d_has_freitag_figures(size, tiles, edges, diagonal, reduced, barrier, path):
+    stats = graph_stats(_diamond_graph(size))
+    assert (stats.tiles, stats.edges, stats.reduced, stats.barrier) == (tiles, edges, reduced, barrier)
+    assert stats.longest_path == stats.wavefronts == path
+    if size == 8:  # the only row of §5.2 that states the diagonal edges
+        assert stats.diagonal == diagonal
+
+
+def test_diamond_edges_go_to_neighbours_diagonals_included():
+    # claim 14 (and erratum E6): every edge is a step in {0,1}^2 \ {0}, diagonals are real edges
+    g = _diamond_graph(8)
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in g.edges}
+    assert steps == {(0, 1), (1, 0), (1, 1)}
+
+
+def test_rectangular_tiles_of_a_skewed_box_freitag_fig_1_5():
+    # claim 16: i in [0,99], j in [100,199], T = [[1,-1],[0,1]], 25x25 tiles: 20 tiles, 12 full
+    dom = isl.Set("{ S[i, j] : 0 <= i <= 99 and 100 <= j <= 199 }")
+    tiles = isl.Map("{ S[i, j] -> [floor((i - j) / 25), floor(j / 25)] }").intersect_domain(dom)
+    points: list[isl.Point] = []
+    tiles.range().foreach_point(points.append)
+    sizes = [tiles.intersect_range(isl.Set.from_point(p)).domain().count_val().to_python() for p in points]
+    assert len(sizes) == 20 and sizes.count(625) == 12
+
+
+def test_parametric_tile_directions_drop_the_implied_diagonal():
+    dom = isl.UnionSet("[T, N] -> { S[t, x] : 1 <= t <= T and 1 <= x <= N - 2 }")
+    deps = isl.UnionMap("{ S[t, x] -> S[t + 1, y] : -1 <= y - x <= 1 }").intersect_domain(dom).intersect_range(dom)
+    tiles = isl.UnionMap("{ S[t, x] -> [floor((t + x) / 8), floor((t - x) / 8)] }").intersect_domain(dom)
+    deltas = tile_deltas(deps, tiles)
+    assert deltas == [(0, 1), (1, 0), (1, 1)]
+    assert reduce_deltas(isl.Set.from_union_set(tiles.range()), deltas) == [(0, 1), (1, 0)]
+
+
+def test_a_direction_without_a_path_around_it_is_kept():
+    # a diagonal line of tiles: no (0, 1) or (1, 0) pair exists, so (1, 1) has no path around it
+    line = isl.Set("[n] -> { [a, b] : a = b and 0 <= a < n }")
+    assert reduce_deltas(line, [(0, 1), (1, 0), (1, 1)]) == [(1, 1)]
+
+
+def test_depend_clause_names_the_tile_and_its_predecessors():
+    text = depend_clause(["c1", "c0 - c1"], [(0, 1), (1, 0)])
+    assert text.startswith("task depend(in: ")
+    assert "((c1 - 1) & 255) << 8 | ((c0 - c1) & 255)" in text
+    assert text.endswith("depend(out: passman_tiles[((c1) & 255) << 8 | ((c0 - c1) & 255)])")
+
+
+# ------------------------------------------------------------------------ hyperplanes
+
+
+HEAT_1D = """
+#define T 24
+#define N 70
+double A[T + 1][N];
+void heat(void)
+{
+    for (int t = 0; t < T; t++)
+        for (int i = 1; i < N - 1; i++)
+            A[t + 1][i] = 0.125 * (A[t][i - 1] - 2.0 * A[t][i] + A[t][i + 1]);
+}
+"""
+
+
+def _part(ws: Workspace, fn: str):
+    module = ws[fn]
+    part = module.resource("scops")[0]
+    deps = [d for d in module.resource("dependences").of_scop(part) if not d.relation.is_empty()]
+    return part, deps
+
+
+def test_heat_1d_hyperplanes_with_and_without_concurrent_start(tmp_path):
+    # claim 13: heat-1d gives {(1,1), (1,-1)} with concurrent start, time then (1,1) without
+    src = tmp_path / "heat.c"
+    src.write_text(HEAT_1D)
+    part, deps = _part(Workspace(src), "heat")
+    rels = [d.relation for d in deps]
+    plus, minus = (find_row(part, rels, RowShape((c,))) for c in (1, -1))
+    assert plus.forms["S0"] == (1, 1, 0) and minus.forms["S0"] == (1, -1, 0)
+    assert find_row(part, rels, RowShape((0,), min_time=1)).forms["S0"] == (1, 0, 0)
+    assert violated(rels, plus) is None
+
+
+def test_jacobi_1d_diamond_rows_are_plutos():
+    part, deps = _part(Workspace(CORPUS / "jacobi_1d.c"), "kernel_jacobi_1d")
+    kind, rows = time_tiling.tiling_rows(part, deps, "diamond")
+    s0, s1 = part.statements
+    assert [(r.text(s0), r.text(s1)) for r in rows] == [("2t + i", "2t + i + 1"), ("2t - i", "2t - i + 1")]
+
+
+def test_a_row_going_against_a_dependence_is_caught():
+    part, deps = _part(Workspace(CORPUS / "jacobi_1d.c"), "kernel_jacobi_1d")
+    rels = [d.relation for d in deps]
+    wrong = time_tiling.Row({"S0": (1, -1, 0), "S1": (1, -1, 0)})
+    assert violated(rels, wrong) is not None
+
+
+def test_direct_dependences_of_di_fig_3_4_are_table_3_1(tmp_path):
+    src = tmp_path / "fig34.c"
+    src.write_text("void f(int J, int I, double A[I + 2])\n{\n    for (int j = 1; j <= J; j++)\n"
+                   "        for (int i = 1; i <= I; i++)\n            A[i] = 0.5 * (A[i] + A[i + 1]);\n}\n")
+    deps = Workspace(src)["f"].resource("dependences").all
+    got = sorted((d.kind, d.vector) for d in deps if d.is_direct)
+    assert got == [("anti", (0, 1)), ("anti", (1, 0)), ("flow", (1, -1)), ("flow", (1, 0)), ("output", (1, 0))]
+
+
+# ------------------------------------------------------------------------ tile sizes
+
+
+def test_machine_caches_are_read():
+    caches = machine_caches()
+    assert caches.target() > 0
+
+
+def test_model_sizes_fit_the_cache_and_shrink_with_it():
+    part, deps = _part(Workspace(CORPUS / "jacobi_2d.c"), "kernel_jacobi_2d")
+    _, rows = time_tiling.tiling_rows(part, deps, "diamond")
+    big = choose_sizes(part, rows, caches=Caches(32 << 10, 2 << 20, 0))
+    small = choose_sizes(part, rows, caches=Caches(32 << 10, 256 << 10, 0))
+    assert big.sizes[0] == big.sizes[1] and small.sizes[0] == small.sizes[1]
+    assert big.footprint <= big.budget and small.footprint <= small.budget
+    assert footprint(part, rows, small.sizes) < footprint(part, rows, big.sizes)
+
+
+# ------------------------------------------------------------------------ differential
+
+
+def _program(tmp_path: Path, name: str, extent: int | None) -> Path:
+    text = (CORPUS / f"{name}.c").read_text()
+    if extent is not None:
+        macro = STENCILS[name][1]
+        text = re.sub(rf"#define {macro} \d+", f"#define {macro} {extent}", text)
+    path = tmp_path / f"{name}.c"
+    path.write_text(text)
+    return path
+
+
+def _same_output(tmp_path: Path, name: str, extent: int | None = None, **options) -> Workspace:
+    src = _program(tmp_path, name, extent)
+    ws = Workspace(src)
+    ws[STENCILS[name][0]].time_tile(**options)
+    built = ws.build("openmp", tmp_path / "out", opt="-O1")
+    ref = reference_output([src])
+    for threads in (1, 2, 4):
+        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=120)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout == ref.stdout, f"{name} {options} with {threads} threads"
+    return ws
+
+
+CASES = [
+    ("jacobi_1d", None, dict(shape="diamond", schedule="tasks", tile_sizes="16")),
+    ("jacobi_1d", 1001, dict(shape="diamond", schedule="static", tile_sizes="8")),
+    ("jacobi_1d", 777, dict(shape="skewed", schedule="tasks", tile_sizes="8,16")),
+    ("jacobi_2d", None, dict(shape="diamond", schedule="tasks", tile_sizes="16,16,32")),
+    ("jacobi_2d", 97, dict(shape="diamond", schedule="static", tile_sizes="8,8,16")),
+    ("jacobi_2d_9pt", None, dict(schedule="tasks", tile_sizes="16,16,16")),
+    ("jacobi_2d_9pt", 61, dict(schedule="static", tile_sizes="8")),
+    ("fdtd_2d", None, dict(schedule="tasks", tile_sizes="8,8,16")),
+    ("fdtd_2d", 57, dict(schedule="static", tile_sizes="8")),
+    ("seidel_2d", None, dict(schedule="tasks", tile_sizes="4,8,16")),
+    ("seidel_2d", 71, dict(schedule="static", tile_sizes="4,8,8")),
+    ("heat_3d", None, dict(schedule="tasks", tile_sizes="8")),
+]
+
+
+@pytest.mark.parametrize("name, extent, options", CASES, ids=[f"{c[0]}-{c[1]}-{c[2].get('schedule')}" for c in CASES])
+def test_time_tiled_stencil_prints_what_the_original_prints(tmp_path, name, extent, options):
+    ws = _same_output(tmp_path, name, extent, **options)
+    code = ws[STENCILS[name][0]].code
+    if options.get("schedule") == "tasks":
+        assert "#pragma omp task depend(in: " in code and "#pragma omp single" in code
+    else:
+        assert "#pragma omp parallel for" in code
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(STENCILS))
+@pytest.mark.parametrize("schedule", ["tasks", "static"])
+def test_time_tiled_stencil_with_model_sizes_prints_the_same(tmp_path, name, schedule):
+    _same_output(tmp_path, name, None, schedule=schedule)
+
+
+def test_the_diamond_of_jacobi_1d_needs_no_diagonal_task_edge():
+    ws = Workspace(CORPUS / "jacobi_1d.c")
+    ws["kernel_jacobi_1d"].time_tile(shape="diamond", schedule="tasks", tile_sizes="16")
+    pragma = next(line for line in ws["kernel_jacobi_1d"].code.splitlines() if "omp task" in line)
+    assert pragma.count("passman_tiles[") == 3  # two predecessors, the tile itself
+
+
+# ------------------------------------------------------------------------ refusals
+
+
+def test_a_nest_without_time_loop_is_refused_and_left_unchanged():
+    ws = Workspace(CORPUS / "gemm.c")
+    module = next(m for m in ws.all_functions if "gemm" in m.name)
+    before = module.code
+    with pytest.raises(PassFailed, match="no time loop"):
+        module.time_tile()
+    assert module.code == before
+
+
+def test_a_diamond_gauss_seidel_is_refused_with_the_dependence():
+    ws = Workspace(CORPUS / "seidel_2d.c")
+    before = ws["kernel_seidel_2d"].code
+    with pytest.raises(PassFailed, match=r"seidel_2d.c:\d+: no diamond tiling of loop t: .*dependence"):
+        ws["kernel_seidel_2d"].time_tile(shape="diamond")
+    assert ws["kernel_seidel_2d"].code == before
+
+
+@pytest.mark.parametrize("options", [dict(shape="hexagon"), dict(schedule="dynamic"), dict(tile_sizes="0")])
+def test_bad_options_are_refused(options):
+    ws = Workspace(CORPUS / "jacobi_1d.c")
+    before = ws["kernel_jacobi_1d"].code
+    with pytest.raises(PassFailed):
+        ws["kernel_jacobi_1d"].time_tile(**options)
+    assert ws["kernel_jacobi_1d"].code == before
