@@ -20,6 +20,10 @@ error): notes such as ``passman: wrote out/app.c`` by default, more with
 ``-v`` (the history, its reproducer pipeline, tracebacks; ``-vv`` debug),
 less with ``-q`` (warnings and errors; ``-qq`` errors only). Warnings are
 :class:`~passman.PassmanWarning` (:mod:`warnings`), printed one line each.
+``passman run`` shows a progress line (:mod:`passman.progress`: the phase,
+the pass running, the functions it has done) on standard error once a run
+passes two seconds: rewritten in place on a terminal (not with ``-q``), a
+line every ten seconds with ``-v``.
 The global options go before or after the command.
 """
 
@@ -51,6 +55,13 @@ class _StderrHandler(logging.StreamHandler):
     def __init__(self) -> None:
         super().__init__()
         self.setFormatter(logging.Formatter("%(message)s"))
+        #: the progress line of the run (``passman.progress.Progress``), erased before a message
+        self.progress: Any = None
+
+    def emit(self, record: logging.LogRecord) -> None:  # noqa: D102
+        if self.progress is not None:
+            self.progress.clear()
+        super().emit(record)
 
     @property
     def stream(self):  # noqa: D102 - looked up at each message
@@ -178,6 +189,28 @@ def _parse_sets(items: list[str]) -> dict[str, str]:
 
 
 def _run(ns: argparse.Namespace, extra: list[str]) -> int:
+    progress = _progress()
+    _HANDLER.progress = progress
+    try:
+        return _run_with(ns, extra, progress)
+    finally:
+        _HANDLER.progress = None
+        if progress is not None:
+            progress.clear()
+
+
+def _progress() -> Any:
+    """A progress line on standard error: live on a terminal (unless ``-q``), full lines with ``-v``."""
+    from .progress import Progress
+
+    verbose = LOG.isEnabledFor(logging.INFO)
+    live = sys.stderr.isatty() and NOTES.isEnabledFor(logging.INFO)
+    if not (live or verbose):
+        return None
+    return Progress(live=live)
+
+
+def _run_with(ns: argparse.Namespace, extra: list[str], progress: Any) -> int:
     from .pipeline import parse
     from .recipe import bind_options, load_recipe, recipe_entry
     from .workspace import Workspace
@@ -189,6 +222,8 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
     else:
         recipe = load_recipe(ns.recipe)
         entry = recipe_entry(recipe)
+    if progress is not None:
+        progress.phase("parsing")
     ws = Workspace(*ns.files, cppflags=_cppflags(ns), brokers=ns.brokers, extra_sources=ns.extra_sources)
     build_options = _build_flags(ws, ns, recipe)
     options = {}
@@ -200,12 +235,18 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
         else:
             options[key] = value
     reports = _instrument(ws, ns)
+    if progress is not None:
+        ws.instrument(progress)
+        progress.phase("pipeline" if pipeline is not None else f"recipe {ns.recipe}")
     try:
         if pipeline is not None:
             ws.apply_pipeline(pipeline)
         else:
             _call_recipe(entry, ws, bind_options(entry, options), ns.recipe)
     finally:
+        if progress is not None:
+            ws.uninstrument(progress)
+            progress.clear()
         for report in reports:
             sys.stderr.write(report.report())
     if LOG.isEnabledFor(logging.INFO):
@@ -218,7 +259,11 @@ def _run(ns: argparse.Namespace, extra: list[str]) -> int:
     backend = ns.backend or getattr(recipe, "BACKEND", "c")
     if ns.build or ns.run:
         out = ns.output or tempfile.mkdtemp(prefix="passman-build-")
+        if progress is not None:
+            progress.phase("building")
         result = ws.build(backend, out)
+        if progress is not None:
+            progress.clear()
         NOTES.info("passman: built %s", result.binary)
         if ns.run:
             run = ws.run(extra, timeout=None)

@@ -103,6 +103,11 @@ class _Transaction:
         names_before = {n for n, _ in ws._index_snapshot_names(self.ext)}
         changed_modules = []
         before_of: dict[str, c_ast.FuncDef | None] = {}
+        defined_before: dict[str, c_ast.FuncDef] = {}  # each name's first definition, found in one pass
+        for nodes in self.ext.values():
+            for n in nodes:
+                if isinstance(n, c_ast.FuncDef):
+                    defined_before.setdefault(func_name(n), n)
         for name in names_now:
             node = ws._funcdef(name)
             if name in self.touched:
@@ -115,7 +120,7 @@ class _Transaction:
                 changed_modules.append(name)
                 before_of[name] = None
             else:
-                ref = ws._funcdef_in(self.ext, name)
+                ref = defined_before.get(name)
                 if node is not ref:
                     changed_modules.append(name)
                     before_of[name] = ref
@@ -358,14 +363,6 @@ class Workspace:
     def _funcdef(self, name: str) -> c_ast.FuncDef:
         cname, i = self._index_of(name)
         return self._units[cname].ast.ext[i]
-
-    @staticmethod
-    def _funcdef_in(ext: dict[str, list], name: str) -> c_ast.FuncDef | None:
-        for nodes in ext.values():
-            for n in nodes:
-                if isinstance(n, c_ast.FuncDef) and func_name(n) == name:
-                    return n
-        return None
 
     @staticmethod
     def _index_snapshot_names(ext: dict[str, list]) -> list[tuple[str, str]]:

@@ -7,7 +7,12 @@
 Each function first goes through the polyhedral scheduler (``auto_schedule``:
 affine schedule, tiling, wavefront parallelism, final ``#pragma omp parallel
 for`` / ``omp simd``, every mark checked against the dependences) where it
-has static-control parts the scheduler can improve. The functions it leaves
+has static-control parts the scheduler can improve; the time loops of
+stencils get ``time_tile``'s diamond tiles there (OpenMP tasks when the data
+fit in the cache, static fronts otherwise; ``--set
+auto_schedule_time_tiling=off|diamond|skewed`` and
+``--set auto_schedule_time_tiling_schedule=tasks|static`` override it, see
+``docs/stencils.md``). The functions it leaves
 as they are take the coarse-grain path (Fig. 5.9: whole loops as they are,
 reductions included, then loop distribution; ``limit_nested_parallelism``,
 ``ompify_code`` and ``omp_merge_pragma`` turn its markers into OpenMP).

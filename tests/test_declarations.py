@@ -56,7 +56,7 @@ def observed():
                 else:
                     continue
                 for target in targets:
-                    kept = {r: ws.resource(r) for r in info.preserves}
+                    kept = {r: _value(ws, r) for r in info.preserves}
                     running.append(name)
                     try:
                         getattr(target, name)()
@@ -65,15 +65,24 @@ def observed():
                     finally:
                         running.pop()
                     for r in info.preserves:  # what the pass says it keeps, against a fresh computation
-                        carried = ws.resource(r)
+                        carried = _value(ws, r)
                         ws.rm.forget(r)
-                        fresh = ws.resource(r)
+                        fresh = _value(ws, r)
                         if _shape(carried) != _shape(fresh):
                             stale.append(f"{name} on {program}: {r} {_shape(kept[r])} -> carried "
                                          f"{_shape(carried)}, recomputed {_shape(fresh)}")
     finally:
         mp.undo()
     return reads, stale
+
+
+def _value(ws, resource: str) -> object:
+    """A resource for every owner of its scope: the program, each unit, each function."""
+    scope = ws.registry.producer(resource, ws.rm.active).scope
+    if scope == "program":
+        return ws.resource(resource)
+    owners = [cu for cu in ws.compilation_units if not cu.is_stub] if scope == "unit" else list(ws.all_functions)
+    return [ws.resource(resource, owner) for owner in owners]
 
 
 def _shape(value) -> object:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import corpus_programs, program_id
+from conftest import corpus_params, skip_slow
 from passman.recipes.accel import accelerate
 
 from passman import InvalidInput, PassFailed, Workspace
@@ -30,8 +30,15 @@ def _stats(stderr: str) -> tuple[int, int, int, int]:
     return tuple(int(x) for x in m.groups())
 
 
-@pytest.mark.parametrize("files", corpus_programs(), ids=program_id)
-def test_every_corpus_program_through_the_emulation(files, tmp_path):
+#: the programs run by default (the rest with -m slow): stencils, products, a solver with
+#: scalars carried between kernels, libm calls, control flow, structs and a histogram
+EMULATED = ["adi", "gemm", "jacobi_2d", "gramschmidt", "durbin", "libm_calls", "fdtd_2d",
+            "histogram", "two_mm", "structs_pointers", "control_flow"]
+
+
+@pytest.mark.parametrize("files", corpus_params(EMULATED))
+def test_every_corpus_program_through_the_emulation(files, tmp_path, request):
+    skip_slow(request)
     reference = Workspace(*map(str, files))
     reference.build("c", tmp_path / "ref")
     expected = reference.run()

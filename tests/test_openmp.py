@@ -559,6 +559,65 @@ def test_propagate_constant_arguments_uses_the_values_every_call_passes(write_c,
         ws["main"].propagate_constant_arguments()
 
 
+VARIADIC = r"""
+#include <stdarg.h>
+#include <stdio.h>
+
+static int sum(int n, ...)
+{
+    va_list ap;
+    int s = 0;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++)
+        s += va_arg(ap, int);
+    va_end(ap);
+    return s;
+}
+
+int main(void) { printf("%d %d\n", sum(3, 1, 2, 3), sum(3, 4, 5, 6)); return 0; }
+"""
+
+
+def test_propagate_constant_arguments_leaves_va_start_its_last_named_parameter(write_c, tmp_path):
+    src = write_c(VARIADIC)
+    ws = Workspace(src)
+    ws["sum"].propagate_constant_arguments()
+    code = ws["sum"].code
+    assert "i < 3" in code  # the count every call passes
+    assert "__builtin_va_start(ap, n)" in code  # va_start(ap, 3) is not C
+    built = ws.build("c", tmp_path / "out")
+    assert built.ok and "va_start" not in built.stderr, built.stderr
+    assert ws.run().stdout == reference_output([src]).stdout == "6 15\n"
+
+
+ADDRESS_TAKEN = """#include <stdio.h>
+static int twice(int n) { return 2 * n; }
+int main(void)
+{
+    int (*f)(int) = twice;
+    printf("%d %d\\n", twice(4), f(5));
+    return 0;
+}
+"""
+
+
+def test_propagate_constant_arguments_refuses_a_function_whose_address_is_taken(write_c):
+    ws = Workspace(write_c(ADDRESS_TAKEN))
+    before = ws["twice"].code
+    with pytest.raises(PassFailed, match=r"its address is taken in main \(t.c:5\)"):
+        ws["twice"].propagate_constant_arguments()
+    assert ws["twice"].code == before
+
+
+def test_propagate_constant_arguments_refuses_a_function_in_a_file_scope_table(write_c):
+    table = ADDRESS_TAKEN.replace("int main(void)", "static int (*table[])(int) = {twice};\nint main(void)")
+    ws = Workspace(write_c(table.replace("int (*f)(int) = twice;", "int (*f)(int) = table[0];")))
+    before = ws["twice"].code
+    with pytest.raises(PassFailed, match=r"its address is taken at file scope \(t.c:3\)"):
+        ws["twice"].propagate_constant_arguments()  # table[0](5) passes 5, not 4
+    assert ws["twice"].code == before
+
+
 def test_triangular_nests_deal_iterations_round_robin_and_use_the_global_arrays():
     ws = parallelized("syrk")
     kernel = ws["kernel_syrk"]

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import CORPUS, corpus_programs, program_id
+from conftest import CORPUS, corpus_params, skip_slow
 from pycparser import c_ast
 
 from passman import InvalidInput, PassFailed, Workspace, register_property, transformation
@@ -354,11 +354,15 @@ def test_values_print_back_to_themselves():
         assert call.options[0].value == (text.strip('"').replace('\\"', '"') if text != '""' else "")
 
 
-PROGRAMS = [p for p in corpus_programs() if len(p) == 1]
+#: the programs replayed by default (every single-file one with -m slow)
+REPLAYED = ["gemm", "heat_3d", "adi", "correlation", "jacobi_1d", "nussinov", "histogram",
+            "lu", "fdtd_2d", "structs_pointers"]
+PROGRAMS = [p for p in corpus_params(REPLAYED) if len(p.values[0]) == 1]
 
 
-@pytest.mark.parametrize("files", PROGRAMS, ids=[program_id(p) for p in PROGRAMS])
-def test_the_openmp_recipe_history_replays_to_byte_identical_code(files):
+@pytest.mark.parametrize("files", PROGRAMS)
+def test_the_openmp_recipe_history_replays_to_byte_identical_code(files, request):
+    skip_slow(request)
     ws = Workspace(*files)
     load_recipe("openmp").main(ws)
     text = ws.history.pipeline()

@@ -221,6 +221,16 @@ def function_scope(module: Module) -> FunctionScope:
 @analysis(scope="module", provides="function_scope", name="function_scope", reads=["unit_scope"])
 def _function_scope(module: Module) -> FunctionScope:
     """Name resolution and types of a function, file scope from the cached unit resource (read only)."""
+    return current_scope(module)
+
+
+def current_scope(module: Module) -> FunctionScope:
+    """Names and types of the function as it is now, not as cached (see :func:`current_names`).
+
+    The function is walked again; the file scope is the cached ``unit_scope``
+    resource (one walk of the file per change of the unit, not one per call:
+    the pass calling this reads ``unit_scope``).
+    """
     func = module.ast
     unit = module.ws.resource("unit_scope", module)
     names = resolve_names(func, unit.names)

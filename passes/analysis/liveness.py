@@ -34,9 +34,10 @@ from pycparser import c_ast
 from passman import Module
 from passman.astutil import walk
 
-from ..cfacts.names import NameTable, file_scope, resolve_names
+from ..cfacts.names import NameTable
 from ..cfacts.sideeffects import writes
 from ..cfacts.types import TypeEnv
+from .effect_model import current_scope
 
 Live = frozenset  # of id(decl)
 
@@ -245,17 +246,20 @@ def liveness(func: c_ast.FuncDef, table: NameTable, env: TypeEnv) -> Liveness:
 
 
 class ScalarFacts:
-    """Name table, types and tracked scalars of a module's function; ``refresh()`` after a change."""
+    """Name table, types and tracked scalars of a module's function; ``refresh()`` after a change.
+
+    A pass using it reads the ``unit_scope`` resource (the file scope).
+    """
 
     def __init__(self, module: Module):
         self.module = module
         self.func = module.ast
-        self.ext = module.cu.ast.ext
         self.refresh()
 
     def refresh(self) -> None:
-        self.table: NameTable = resolve_names(self.func, file_scope(self.ext))
-        self.env = TypeEnv(self.table, self.ext, self.func)
+        scope = current_scope(self.module)  # the function walked again, the file scope cached
+        self.table: NameTable = scope.names
+        self.env: TypeEnv = scope.types
         self.tracked = tracked_scalars(self.func, self.table, self.env)
 
     def decl(self, ident: c_ast.Node) -> object | None:

@@ -268,6 +268,28 @@ def names_in_scope(func: c_ast.Node, ext: Iterable[c_ast.Node]) -> set[str]:
     return taken_names(func) | set(file_scope(ext))
 
 def all_nodes(roots) -> Iterable[c_ast.Node]:
+    """Every node of ``roots`` (nodes, or lists of nodes such as a file's ``ext``), in order."""
     for r in roots:
         for top in [r] if isinstance(r, c_ast.Node) else r:
             yield from walk(top)
+
+
+def declaring_nodes(roots) -> Iterable[c_ast.Node]:
+    """:func:`all_nodes`, less the bodies of the function definitions listed in a list of ``roots``.
+
+    ``declaring_nodes([cu.ast.ext, func])``: what declares the types
+    ``func`` sees, the file scope (the other functions' signatures, not
+    their bodies: what they declare is local to them) and ``func`` whole,
+    without walking the whole file.
+    """
+    for r in roots:
+        if isinstance(r, c_ast.Node):
+            yield from walk(r)
+            continue
+        for top in r:
+            if isinstance(top, c_ast.FuncDef):
+                yield from walk(top.decl)
+                for d in top.param_decls or ():
+                    yield from walk(d)
+            else:
+                yield from walk(top)

@@ -9,14 +9,18 @@ from collections.abc import Iterable
 from pycparser import c_ast
 
 from .folding import int_literal
-from .names import NameTable, all_nodes
+from .names import NameTable, declaring_nodes
 
 # -------------------------------------------------------------------- types
 
 
 def typedefs(*roots: Iterable[c_ast.Node] | c_ast.Node) -> dict[str, c_ast.Typedef]:
-    """Typedefs declared in ``roots`` (node lists or subtrees), by name; later ones win."""
-    return {n.name: n for n in all_nodes(roots) if isinstance(n, c_ast.Typedef)}
+    """Typedefs declared in ``roots`` (node lists or subtrees), by name; later ones win.
+
+    In a list of top-level nodes, a function definition counts by its
+    signature (see :func:`~.names.declaring_nodes`).
+    """
+    return {n.name: n for n in declaring_nodes(roots) if isinstance(n, c_ast.Typedef)}
 
 
 
@@ -25,14 +29,16 @@ class TypeEnv:
     """Declared types of variables and expressions, from the declarations in scope.
 
     ``TypeEnv(table, cu.ast.ext, func)``: typedefs and struct or union
-    definitions are taken from the given roots (by name, later ones win).
+    definitions are taken from the given roots (by name, later ones win);
+    in a list of top-level nodes such as ``ext``, the other functions count
+    by their signatures, not their bodies (:func:`~.names.declaring_nodes`).
     """
 
     def __init__(self, table: NameTable, *roots: Iterable[c_ast.Node] | c_ast.Node):
         self.table = table
         self.typedefs: dict[str, c_ast.Typedef] = {}
         self.tags: dict[str, c_ast.Node] = {}
-        for n in all_nodes(roots):
+        for n in declaring_nodes(roots):
             if isinstance(n, c_ast.Typedef):
                 self.typedefs[n.name] = n
             elif isinstance(n, (c_ast.Struct, c_ast.Union)) and n.name and n.decls is not None:

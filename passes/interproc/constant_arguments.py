@@ -20,6 +20,7 @@ from pycparser import c_ast
 from passman import Module, PassFailed, transformation
 from passman.astutil import copy_node, transform, walk
 
+from ..analysis.callgraph import FunctionReferences
 from ..analysis.effect_model import function_scope, param_decls
 from ..cfacts.folding import int_value, make_int, simplify
 from ..cfacts.names import unevaluated, where
@@ -33,25 +34,51 @@ _SUFFIX = {"int": "", "long": "L", "long long": "LL", "unsigned int": "u", "unsi
 
 
 def _calls(module: Module) -> list[tuple[Module, c_ast.FuncCall]] | str:
-    """Every call of ``module`` in the program (with its caller), or why not all of them are known."""
+    """Every call of ``module`` in the program (with its caller), or why not all of them are known.
+
+    Reads each function's cached ``function_references`` (a walk of the
+    functions changed since), not the whole program.
+    """
     ws = module.ws
     if module.name == "main":
         return "main is called by the system"
     if "main" not in ws:
         return "the program has no main: other callers may exist"
+    for cu in ws.compilation_units:  # a table of function pointers: calls through it pass anything
+        for n in cu.ast.ext:
+            if isinstance(n, c_ast.Decl) and n.init is not None:
+                uses = (i for i in walk(n.init) if isinstance(i, c_ast.ID) and i.name == module.name)
+                taken = next(uses, None)
+                if taken is not None:
+                    return f"its address is taken at file scope ({where(taken)}): unknown calls may reach it"
     out: list[tuple[Module, c_ast.FuncCall]] = []
     for caller in ws.all_functions:
-        called = set()
-        for n in walk(caller.ast):
-            if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name == module.name:
-                out.append((caller, n))
-                called.add(id(n.name))
-        for n in walk(caller.ast):
-            if isinstance(n, c_ast.ID) and n.name == module.name and id(n) not in called:
-                return f"its address is taken in {caller.name} ({where(n)}): unknown calls may reach it"
+        refs: FunctionReferences = ws.resource("function_references", caller)
+        out.extend((caller, call) for call in refs.calls.get(module.name, ()))
+        taken = refs.other.get(module.name)
+        if taken is not None:
+            return f"its address is taken in {caller.name} ({where(taken)}): unknown calls may reach it"
     if not out:
         return "it is never called"
     return out
+
+
+#: ``va_start(ap, last)`` after the preprocessor (passman's ``<stdarg.h>``, GCC's), and as written
+_VA_START = ("__builtin_va_start", "va_start")
+
+
+def _va_start_last(root: c_ast.Node) -> set[int]:
+    """``id`` of every identifier naming the last named parameter in a ``va_start`` under ``root``.
+
+    It must stay the parameter: ``va_start(ap, 3)`` is not valid C (gcc:
+    "second parameter of 'va_start' not last named argument").
+    """
+    return {
+        id(n.args.exprs[1])
+        for n in walk(root)
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in _VA_START
+        and n.args is not None and len(n.args.exprs) > 1 and isinstance(n.args.exprs[1], c_ast.ID)
+    }
 
 
 def _shape(t: c_ast.Node | None, types) -> tuple[list[int | None], str] | None:
@@ -102,7 +129,9 @@ def constant_arguments(module: Module) -> tuple[dict[str, c_ast.Node], list[str]
     params = param_decls(module.ast)
     written = {id(scope.names.decl_of(w.base)) for w in writes(module.ast.body)
                if w.base is not None and w.kind == "whole"}  # the formal itself, not what it points to
-    used = {id(scope.names.decl_of(n)) for n in walk(module.ast) if isinstance(n, c_ast.ID)}
+    va_last = _va_start_last(module.ast.body)
+    used = {id(scope.names.decl_of(n)) for n in walk(module.ast)
+            if isinstance(n, c_ast.ID) and id(n) not in va_last}
     in_sizeof = unevaluated(module.ast.body)
     declared = {d.name for d in walk(module.ast) if isinstance(d, c_ast.Decl)}
     out: dict[str, c_ast.Node] = {}
@@ -153,7 +182,9 @@ def constant_arguments(module: Module) -> tuple[dict[str, c_ast.Node], list[str]
     return out, why
 
 
-@transformation(scope="module", requires=["callgraph"], preserves=["callgraph"], reads=["function_scope"])
+# unit_scope holds: the signature changes (array sizes), not the names the file declares
+@transformation(scope="module", requires=["callgraph"], preserves=["callgraph", "unit_scope"],
+                reads=["function_references", "function_scope"])
 def propagate_constant_arguments(module: Module) -> None:
     """Use the constant that every call passes for a formal in place of the formal.
 
@@ -178,9 +209,10 @@ def propagate_constant_arguments(module: Module) -> None:
     the function, of the formal's element type and inner dimensions). The
     signature keeps every parameter (the calls do not change). Only when
     all calls are known (the program has ``main``, the function's address
-    is never taken, it is not ``main``), and the function never assigns the
-    formal nor takes its address. Refused when no formal qualifies (the
-    reasons are given).
+    is never taken, in a function or a file-scope initializer, it is not
+    ``main``), and the function never assigns the formal nor takes its
+    address. ``va_start``'s second argument stays the last named
+    parameter. Refused when no formal qualifies (the reasons are given).
     """
     values, why = constant_arguments(module)
     if not values:
@@ -188,9 +220,11 @@ def propagate_constant_arguments(module: Module) -> None:
                          + (f": {'; '.join(why)}" if why else ""))
     scope = function_scope(module)
     params = {p.name: p for p in param_decls(module.ast)}
+    va_last = _va_start_last(module.ast.body)
     targets: dict[int, c_ast.Node] = {}
     for n in walk(module.ast):
-        if isinstance(n, c_ast.ID) and n.name in values and scope.names.decl_of(n) is params[n.name]:
+        if (isinstance(n, c_ast.ID) and n.name in values and id(n) not in va_last
+                and scope.names.decl_of(n) is params[n.name]):
             new = copy_node(values[n.name])
             for m in walk(new):
                 m.coord = n.coord

@@ -13,6 +13,7 @@ from passman import Loop, PassFailed
 from passman.astutil import copy_node, transform, walk
 from passman.printer import to_c
 
+from ..analysis.effect_model import current_scope
 from ..cfacts.control import (
     describe_jump,
     escaping_jumps,
@@ -20,7 +21,7 @@ from ..cfacts.control import (
 )
 from ..cfacts.folding import int_value, make_int, simplify
 from ..cfacts.forms import reads_through_pointer
-from ..cfacts.names import NameTable, file_scope, resolve_names, substitute, where
+from ..cfacts.names import NameTable, substitute, where
 from ..cfacts.sideeffects import has_side_effects, impure_calls, variables, writes
 from ..cfacts.types import TypeEnv
 
@@ -158,9 +159,8 @@ def check_invariant_bounds(cl: CountedLoop, verb: str) -> NameTable:
     """
     loop, body = cl.loop, cl.node.stmt
     module = loop.module
-    func, ext = module.ast, module.cu.ast.ext
-    table = resolve_names(func, file_scope(ext))
-    env = TypeEnv(table, ext, func)
+    scope = current_scope(module)  # the function as it is now, the file scope cached (unit_scope)
+    func, table, env = scope.func, scope.names, scope.types
 
     def fail(what: str) -> PassFailed:
         return cl.fail(f"{verb}: {what}")

@@ -197,7 +197,7 @@ def distribute(loop: Loop) -> list[str]:
     return labels
 
 
-@transformation(scope="module", requires=["dependences", "cumulated_effects"], preserves=["callgraph"], reads=["scops"])
+@transformation(scope="module", requires=["dependences", "cumulated_effects"], preserves=["callgraph"], reads=["scops", "unit_scope"])
 def loop_distribution(module: Module, label: str = "") -> None:
     """Maximal loop distribution (Allen–Kennedy): one loop per strongly connected component.
 
@@ -369,7 +369,7 @@ def fuse(first: Loop, keep_parallel: bool = True) -> str:
     return first.label
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
+@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops", "unit_scope"])
 def loop_fusion(loop: Loop, keep_parallel: bool = True) -> None:
     """Fuse ``loop`` with the loop that follows it in the same block (Amini 2012 §4.6.5).
 

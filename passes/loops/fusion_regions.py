@@ -422,7 +422,7 @@ def _conflicts(s1: list, s2: list, d: int) -> set[str]:
     return out
 
 
-@transformation(scope="module", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
+@transformation(scope="module", requires=["dependences"], preserves=["callgraph"], reads=["scops", "unit_scope"])
 def loop_fusion_with_regions(
     module: Module,
     maximize_parallelism: bool = True,

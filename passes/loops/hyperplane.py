@@ -412,7 +412,7 @@ def _nest_depth(loop: Loop) -> int:
         depth, node = depth + 1, child.stmt
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
+@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops", "unit_scope"])
 def loop_hyperplane(loop: Loop, direction: tuple[int, ...] = ()) -> None:
     """Change the basis of a perfect band so that the outer loop scans hyperplanes ``h . x = c``.
 

@@ -286,7 +286,7 @@ def check_permutation(band: Band, order: tuple[int, ...], what: str) -> None:
 # -------------------------------------------------------------------------- interchange
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
+@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops", "unit_scope"])
 def interchange(loop: Loop, order: tuple[int, ...] = ()) -> None:
     """Permute the loops of a perfect band starting at ``loop``.
 
@@ -358,7 +358,7 @@ def _plus(e: c_ast.Node, k: int, name: str) -> c_ast.Node:
     return simplify(c_ast.BinaryOp("+" if k > 0 else "-", copy_node(e), _times(abs(k), name)))
 
 
-@transformation(scope="loop", preserves=["callgraph"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["unit_scope"])
 def skew(loop: Loop, factor: int = 1) -> None:
     """Skew the child loop of ``loop`` by ``factor`` times ``loop``'s index.
 
@@ -405,7 +405,7 @@ def skew(loop: Loop, factor: int = 1) -> None:
 # ------------------------------------------------------------------------ unroll and jam
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
+@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops", "unit_scope"])
 def unroll_and_jam(loop: Loop, factor: int = 2) -> None:
     """Unroll the outer loop of a 2-deep perfect nest by ``factor`` and fuse the inner copies.
 

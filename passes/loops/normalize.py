@@ -129,7 +129,7 @@ def _shared_index_reads(cl: CountedLoop, table, decl, verb: str) -> None:
                           f"a pointer (line {n.coord.line})")
 
 
-@transformation(scope="loop", preserves=["callgraph"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["unit_scope"])
 def loop_normalize(loop: Loop) -> None:
     """Rewrite a counted loop to count from 0 by 1, the index becoming an affine function.
 
@@ -182,7 +182,7 @@ def _min(a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:
     return c_ast.TernaryOp(_bin("<", a, b), copy_node(a), copy_node(b))
 
 
-@transformation(scope="loop", preserves=["callgraph"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["unit_scope"])
 def strip_mine(loop: Loop, factor: int = 32) -> None:
     """Split a counted loop into strips of ``factor`` iterations: an outer loop over strips, an inner one.
 
@@ -371,7 +371,7 @@ def _injective_dimension(cl, var, effects, refs, table, body_written) -> str | N
             "may touch the same element")
 
 
-@transformation(scope="loop", requires=["private_variables"], preserves=["callgraph"], reads=["cumulated_effects", "dependences", "scops", "summary_effects"])
+@transformation(scope="loop", requires=["private_variables"], preserves=["callgraph"], reads=["cumulated_effects", "dependences", "scops", "summary_effects", "unit_scope"])
 def reverse(loop: Loop) -> None:
     """Run the iterations of a counted loop in the opposite order.
 

@@ -22,7 +22,7 @@ from ..cfacts.folding import make_int, simplify
 from .counted import body_copies, check_invariant_bounds, counted_loop, main_bound, refuse
 
 
-@transformation(scope="loop", preserves=["callgraph"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["unit_scope"])
 def unroll(loop: Loop, rate: int = 4) -> None:
     """Unroll a counted loop by ``rate``, with an epilogue loop for the remaining iterations.
 
@@ -89,7 +89,7 @@ def unroll(loop: Loop, rate: int = 4) -> None:
         replace_child(site.parent, site.labelled, [site.labelled, epilogue])
 
 
-@transformation(scope="loop", preserves=["callgraph"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["unit_scope"])
 def full_unroll(loop: Loop, max_iterations: int = 64) -> None:
     """Replace a loop with a constant trip count by that many copies of its body.
 

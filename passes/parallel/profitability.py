@@ -57,12 +57,13 @@ from passman import Loop, Module, PassFailed, register_property, transformation
 from passman.astutil import parent_map, walk
 from passman.printer import to_c
 
+from ..analysis.effect_model import current_scope
 from ..cfacts.control import user_labels
 from ..cfacts.folding import int_value, simplify
 from ..cfacts.loops import for_init
-from ..cfacts.names import file_scope, resolve_names, where
+from ..cfacts.names import where
 from ..cfacts.sideeffects import PURE_LIBM, variables, writes
-from ..cfacts.types import TypeEnv, expr_arith_type
+from ..cfacts.types import expr_arith_type
 from .marker import block_of, clauses, pragmas_of, replace_pragma
 from .ompify import version_loop
 from .verdicts import loop_header
@@ -197,12 +198,11 @@ def _integer_bounds(loop: c_ast.For, module: Module) -> bool:
     The trip count becomes C code (an ``if`` clause): ``i < A`` with an array
     ``A`` (invalid C that gcc only warns about) must not give ``(long)A * 2``.
     """
-    func, ext = module.ast, module.cu.ast.ext
-    table = resolve_names(func, file_scope(ext))
+    scope = current_scope(module)
+    table, env = scope.names, scope.types
     start = for_init(loop, table)
     if start is None or not isinstance(loop.cond, c_ast.BinaryOp):
         return False
-    env = TypeEnv(table, ext, func)
     for e in (loop.cond.left, loop.cond.right, start[1]):
         t = expr_arith_type(e, env)
         if t is None or t in ("float", "double", "long double"):

@@ -10,7 +10,10 @@ stride-1 loop innermost, turns a band without parallel member into a
 wavefront of tiles, and marks the outermost parallel loop
 ``passman parallel`` and vectorisable innermost loops ``omp simd``.
 :func:`check_schedule` checks the final schedule against every dependence
-before :mod:`.codegen` regenerates the part.
+before :mod:`.codegen` regenerates the part. A time loop of parallel steps
+(Jacobi-style stencils) first gets ``time_tile``'s diamond tiles where
+:mod:`.time_tiling_choice` says they pay (property ``time_tiling``); a
+refusal leaves the part to the path above.
 
 Before (``module.auto_schedule()``)::
 
@@ -34,20 +37,31 @@ After (shape)::
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import islpy as isl
-from pycparser import c_ast
 
 from passman import Module, PassFailed, transformation
 from passman.deadline import Clock, DeadlineExceeded, run_with_deadline
 
-from ..cfacts.names import where
 from .affine import ctx, operation_budget, out_of_operations
-from .codegen import schedule_nodes
 from .dependences import Dependence, Dependences
+from .schedule_check import (
+    check_schedule,
+    loop_declarations,
+    parse_sizes,
+    part_problem,
+    same_order,
+    validity,
+)
 from .scop import Scop
-from .tile_band import INDEPENDENT_MARKS, TilingOptions, TreeReport, carries, optimize_tree
+from .tile_band import TilingOptions, TreeReport, optimize_tree
+from .time_tiling import tile_part
+from .time_tiling_choice import (
+    TIME_SCHEDULES,
+    TIME_TILINGS,
+    TimeTiling,
+    choose_time_tiling,
+    time_tiling_pays,
+)
 
 FUSIONS = ("smart", "none", "max")
 
@@ -72,14 +86,6 @@ _FUSION_OPTIONS = {
 
 
 # ------------------------------------------------------------------ schedules
-
-
-def validity(deps: Iterable[Dependence]) -> isl.UnionMap:
-    """The union of the memory-based relations of ``deps`` (instance pairs, source first)."""
-    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
-    for d in deps:
-        out = out.union(isl.UnionMap.from_map(d.relation))
-    return out.coalesce()
 
 
 def compute_schedule(
@@ -140,89 +146,8 @@ def compute_schedule(
             getattr(c, f"set_schedule_{name}")(value)
 
 
-def _violation(d: Dependence, what: str) -> PassFailed:
-    return PassFailed(f"{where(d.sink_stmt.node)}: {what}: {d.kind} dependence {d.why()}")
-
-
-def check_schedule(scop: Scop, deps: Iterable[Dependence], schedule: isl.Schedule) -> None:
-    """Refuse (``PassFailed``) a schedule that is illegal for the part's dependences.
-
-    Legal: the schedule covers exactly the part's statement instances; it
-    executes the source of every dependence pair strictly before its sink
-    (lexicographic order of ``schedule.get_map()``); and every loop under a
-    mark promising independence (``passman parallel``, ``omp parallel for``,
-    ``omp simd``, ``GCC ivdep``) carries no dependence: pairs reaching it with equal outer loops
-    and sequence positions have equal values of its iterator; and no dependence
-    links two children of a ``set`` node (isl may generate them in any order).
-    """
-    deps = [d for d in deps if not d.relation.is_empty()]
-    domain = scop.domain()
-    if not schedule.get_domain().is_equal(domain):
-        raise PassFailed(
-            f"{scop.where}: the schedule does not execute exactly the statement instances of the part"
-        )
-    smap = schedule.get_map().intersect_domain(domain)
-    for d in deps:
-        rel = isl.UnionMap.from_map(d.relation)
-        src = smap.intersect_domain(rel.domain())
-        snk = smap.intersect_domain(rel.range())
-        if not rel.subtract(src.lex_lt_union_map(snk)).is_empty():
-            raise _violation(d, "the schedule executes a dependence sink before its source")
-    for mark in _marks(schedule.get_root()):
-        text = mark.mark_get_id().get_name()
-        band = mark.child(0)
-        if band.get_type() != isl.schedule_node_type.band:
-            raise PassFailed(f"{scop.where}: mark '{text}' is not on a loop")
-        for d in deps:
-            if not carries(band, 0, isl.UnionMap.from_map(d.relation)).is_empty():
-                raise _violation(d, f"the loop marked '{text}' carries a dependence")
-    for node in schedule_nodes(schedule.get_root(), isl.schedule_node_type.set):
-        # children of a set node run in any order: no dependence may link two of them
-        prefix = node.get_prefix_schedule_union_map()
-        same = prefix.apply_range(prefix.reverse())
-        filters = [node.child(k).filter_get_filter() for k in range(node.n_children())]
-        for d in deps:
-            rel = isl.UnionMap.from_map(d.relation).intersect(same)
-            for i, fi in enumerate(filters):
-                for j, fj in enumerate(filters):
-                    if i != j and not rel.intersect_domain(fi).intersect_range(fj).is_empty():
-                        raise _violation(
-                            d, "the schedule leaves a dependence source and sink unordered"
-                        )
-
-
-def _marks(node: isl.ScheduleNode) -> list[isl.ScheduleNode]:
-    """The mark nodes promising independence at or below ``node``."""
-    marks = schedule_nodes(node, isl.schedule_node_type.mark)
-    return [m for m in marks if m.mark_get_id().get_name() in INDEPENDENT_MARKS]
-
-
-def same_order(scop: Scop, schedule: isl.Schedule) -> bool:
-    """Whether ``schedule`` orders every pair of instances of the part as the original code does."""
-    old = scop.schedule()
-    new = schedule.get_map().intersect_domain(scop.domain())
-    return old.lex_lt_union_map(old).is_equal(new.lex_lt_union_map(new))
-
 
 # ------------------------------------------------------------------ the passes
-
-
-def loop_declarations(scop: Scop) -> list[c_ast.Decl]:
-    """The declarations of the part that sit inside one of its loops."""
-    return [s.node for s in scop.statements if isinstance(s.node, c_ast.Decl) and s.depth]
-
-
-def part_problem(scop: Scop) -> str | None:
-    """Why a part cannot be rescheduled (None if it can)."""
-    decls = loop_declarations(scop)
-    if decls:
-        return f"{where(decls[0])}: declaration of {decls[0].name} inside a loop of the part"
-    for s in scop.statements:
-        if s.conditional:
-            return f"{where(s.node)}: statement under a condition that is not affine"
-    if not any(s.depth for s in scop.statements):
-        return f"{scop.where}: no loop"
-    return None
 
 
 def apply_to_part(
@@ -238,92 +163,6 @@ def apply_to_part(
     check_schedule(scop, deps, schedule)
     nodes = generate(module, scop, schedule, clock=clock, deps=deps)
     replace_part(module, scop, nodes)
-
-
-def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
-    """Whether ``part`` is a time loop of parallel steps: a description of it, else None.
-
-    The part's outer loop is sequential, its index appears in no bound of the
-    loops inside, and every statement sits in a loop of the step that is
-    parallel as it is (Jacobi 1-D/2-D, heat-3d, FDTD). Each step then has a
-    full, constant amount of parallel work; unlike Gauss–Seidel or LU, whose
-    steps have no parallel loop or shrinking ones, such a part gains from a
-    wavefront of time tiles only through the cache (see :func:`time_tiling_pays`).
-    """
-    from ..cfacts.sideeffects import variables
-
-    outer = {s.loops[0].node: s.loops[0] for s in part.statements if s.loops}
-    if len(outer) != 1 or len(part.statements) != sum(1 for s in part.statements if s.loops):
-        return None
-    (time,) = outer.values()
-    if time.label is None or deps.is_parallel(time.label) is not False:
-        return None
-    for s in part.statements:
-        if len(s.loops) < 2:
-            return None  # a statement of the step outside its loops
-        step = s.loops[1]
-        if step.label is None or not deps.is_parallel(step.label):
-            return None
-        for lp in s.loops[1:]:
-            bounds = [lp.node.init, lp.node.cond]
-            if any(v.name == time.var for b in bounds if b is not None for v in variables(b)):
-                return None
-    return f"{part.where}: loop {time.var} repeats steps whose loops are parallel as they are"
-
-
-#: the depth of the steps (loops inside the time loop) where time tiles measured faster
-TILED_STEP_DEPTH = 2
-
-
-def time_tiling_pays(module: Module, part: Scop, deps: Dependences, cache_size: int) -> str | None:
-    """Why a wavefront of time tiles does not pay on ``part`` (None: it may): the cache-fit model.
-
-    On a time loop of parallel steps (:func:`parallel_time_steps`) whose data
-    fit in the last-level cache (``cache_size`` bytes; 0: this machine's,
-    :func:`.footprint.cache_budget`), every step reads its data from the
-    cache and the parallel loops of the coarse-grain path are as fast as
-    time tiles, without their guards and wavefront start-up: the part is
-    left to that path. Data that do not fit, or whose size is not known,
-    are time-tiled when every step is a 2-deep nest (Jacobi 2-D, 125 MiB:
-    2.7x over gcc -O3 at 2 threads, against 1.4x for the coarse-grain path). Other
-    steps stay on the coarse-grain path, measured faster there
-    (benchmarks/bench_polly.py, out-of-cache sizes): 1-D steps give a
-    wavefront of at most T/32 tiles of 32x32 points per front, too little
-    work per synchronization (jacobi_1d 0.55x against 1.6x); 3-D steps give
-    32^4 tiles whose data exceed the mid-level cache (heat_3d 0.8x against
-    1.7x); steps mixing nest depths (FDTD's boundary row) 1.0x against 1.7x.
-    """
-    from .footprint import cache_budget, data_footprint, known_parameters
-
-    steps = parallel_time_steps(part, deps)
-    if steps is None:
-        return None
-    force = "auto_schedule_force_wavefront=true forces time tiles"
-    depths = {len(s.loops) - 1 for s in part.statements}
-    if depths != {TILED_STEP_DEPTH}:
-        shape = "nests of different depths" if len(depths) > 1 else f"{depths.pop()}-deep nests"
-        return f"{steps}, {shape}: left to the coarse-grain path (faster there; {force})"
-    size = data_footprint(part, known_parameters(module, part))
-    budget = cache_budget(cache_size)
-    if size is None or size > budget:
-        return None
-    return (
-        f"{steps}, and their data ({size / 2**20:.1f} MiB) fit in the cache "
-        f"({budget / 2**20:.0f} MiB): left to the coarse-grain path ({force})"
-    )
-
-
-def parse_sizes(text: str) -> tuple[int, ...]:
-    """``"32,32,64"`` -> ``(32, 32, 64)``; ``""`` -> ``()`` (defaults)."""
-    try:
-        sizes = tuple(int(x) for x in text.replace(" ", "").split(",") if x)
-    except ValueError:
-        raise PassFailed(
-            f"tile sizes {text!r} must be a comma-separated list of positive integers"
-        ) from None
-    if any(s < 1 for s in sizes):
-        raise PassFailed(f"tile sizes {text!r} must be positive")
-    return sizes
 
 
 def schedule_part(
@@ -364,9 +203,22 @@ def _reschedule(
     force_wavefront: bool,
     cache_size: int,
     clock: Clock,
+    time_tiling: TimeTiling | None = None,
 ) -> str | None:
-    """Reschedule one part of ``auto_schedule``: None when done, else why it is left as it is."""
+    """Reschedule one part of ``auto_schedule``: None when done, else why it is left as it is.
+
+    ``time_tiling`` (:func:`.time_tiling_choice.choose_time_tiling`): time
+    tiles first; when ``time_tile`` refuses them (before changing anything),
+    the part takes isl's path as if they had not been asked for.
+    """
     part_deps = deps.of_scop(part)
+    if time_tiling is not None:
+        try:
+            tile_part(module, part, part_deps, time_tiling.shape, time_tiling.schedule,
+                      pragma=options.pragma)  # fmt: skip
+            return None
+        except PassFailed:
+            pass  # e.g. no diamond: the dependences of the step forbid it
     try:
         sched, report = schedule_part(part, part_deps, fusion, options, clock)
     except PassFailed as err:
@@ -396,6 +248,8 @@ def auto_schedule(
     force_wavefront: bool = False,
     cache_size: int = 0,
     accumulate: bool = True,
+    time_tiling: str = "auto",
+    time_tiling_schedule: str = "auto",
 ) -> None:
     """Reschedule every static control part of the function: fusion, tiling, parallel and wavefront loops.
 
@@ -433,13 +287,20 @@ def auto_schedule(
     - tile: tile permutable bands of two or more loops (default true)
     - tile_sizes: sizes per band member, "32,32,64", the last repeated ("" default: 32, 64 for a stride-1 innermost loop)
     - wavefront: make a wavefront of tiles when no tile loop is parallel (default true)
-    - force_wavefront: time-tile a time loop whose steps are parallel loops (Jacobi-style
-      stencils) even where :func:`time_tiling_pays` leaves it to the coarse-grain path
-      (data that fit in the cache, steps that are not 2-deep nests) (default false)
+    - force_wavefront: isl's wavefront of time tiles on a time loop whose steps are parallel
+      loops (Jacobi-style stencils), instead of ``time_tile``'s tiles (``time_tiling=auto``)
+      and even where :func:`time_tiling_pays` leaves it to the coarse-grain path (data that
+      fit in the cache, steps that are not 2-deep nests) (default false)
     - accumulate: run ``accumulate_in_place`` first on a function whose parts declare
       variables inside loops (default true)
     - cache_size: bytes of the last-level cache for that model (0 default: this machine's,
       from sysfs; 32 MiB where it does not tell)
+    - time_tiling: "auto" (default: ``time_tile``'s diamond tiles on a time loop of parallel
+      steps with enough work, :mod:`.time_tiling_choice`), "off" (never), "diamond" or
+      "skewed" (that shape on every time loop); where ``time_tile`` refuses, the part takes
+      the path below, unchanged
+    - time_tiling_schedule: "auto" (default: OpenMP tasks when the part's data fit in the
+      last-level cache, ``cache_size``; static fronts otherwise), "tasks" or "static"
     - label: only the part containing the loop with this label ("" default: every part)
     - pragma: of parallel loops, "passman parallel" (default: ompify_code's marker) or "omp parallel for" (final)
 
@@ -453,6 +314,13 @@ def auto_schedule(
         raise PassFailed(
             f"{module.name}: pragma {pragma!r} is neither 'passman parallel' nor 'omp parallel for'"
         )
+    if time_tiling not in TIME_TILINGS:
+        raise PassFailed(f"{module.name}: time_tiling {time_tiling!r} is not one of {', '.join(TIME_TILINGS)}")
+    if time_tiling_schedule not in TIME_SCHEDULES:
+        raise PassFailed(f"{module.name}: time_tiling_schedule {time_tiling_schedule!r} is not one of "
+                         f"{', '.join(TIME_SCHEDULES)}")  # fmt: skip
+    if force_wavefront and time_tiling == "auto":
+        time_tiling = "off"  # isl's wavefront, as asked
     options = TilingOptions(
         tile=tile, sizes=parse_sizes(tile_sizes), wavefront=wavefront, pragma=pragma
     )
@@ -479,8 +347,9 @@ def auto_schedule(
                 why = (f"{part.where}: the function's {FUNCTION_SECONDS:.0f} s for isl are spent; "
                        "the part is left as it is")
             else:
+                choice = choose_time_tiling(module, part, deps, time_tiling, time_tiling_schedule, cache_size)
                 why = _reschedule(
-                    module, part, deps, fusion, options, force_wavefront, cache_size, clock
+                    module, part, deps, fusion, options, force_wavefront, cache_size, clock, choice
                 )
             done += why is None
         if why is not None:

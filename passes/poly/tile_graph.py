@@ -28,7 +28,8 @@ Two forms, both from isl:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -148,22 +149,48 @@ def _translate(tiles: isl.Set, v: Sequence[int]) -> isl.Set:
     return tiles.apply(m.reverse()).intersect(tiles)
 
 
-def _paths(v: tuple[int, ...], steps: Sequence[tuple[int, ...]]) -> Iterable[list[tuple[int, ...]]]:
-    """Sequences of ``steps`` (non-negative vectors) summing to ``v``, of two steps or more."""
+#: pieces a reachability set of :func:`reduce_deltas` may have before isl coalesces it
+_COALESCE_PIECES = 8
 
-    def walk(left: tuple[int, ...], acc: list[tuple[int, ...]]) -> Iterable[list[tuple[int, ...]]]:
-        if not any(left):
-            if len(acc) >= 2:
-                yield list(acc)
-            return
-        for s in steps:
-            rest = tuple(a - b for a, b in zip(left, s))
-            if all(r >= 0 for r in rest):
-                acc.append(s)
-                yield from walk(rest, acc)
-                acc.pop()
 
-    yield from walk(v, [])
+def _box(v: Sequence[int]) -> list[tuple[int, ...]]:
+    """The points ``0 <= p <= v`` (componentwise), in an order where ``p - s`` precedes ``p``."""
+    return sorted(itertools.product(*(range(c + 1) for c in v)), key=sum)
+
+
+def _implied(v: tuple[int, ...], others: Sequence[tuple[int, ...]], at) -> bool:
+    """Whether every pair of tiles ``(z, z + v)`` is joined by a path of ``others`` through tiles.
+
+    ``at(p)``: the tiles ``z`` such that ``z + p`` is a tile. First the
+    paths of two steps (an intersection each: most implied directions are
+    proven there), then every path at once: ``R(p)``, the pairs' tiles ``z``
+    that reach ``z + p``, is the union over the steps ``s`` of ``R(p - s)``
+    restricted to ``at(p)``, over the box ``0 <= p <= v`` (the union over
+    every path of the intersection of its tiles, without listing the paths).
+    """
+    pairs = at(v)
+    if pairs.is_empty():
+        return True  # no pair of tiles at this direction: nothing to order
+    covered = None
+    for u in others:
+        if tuple(a - b for a, b in zip(v, u)) in others:
+            covered = at(u) if covered is None else covered.union(at(u))
+            if pairs.is_subset(covered):
+                return True
+    reach: dict[tuple[int, ...], isl.Set] = {}
+    for p in _box(v):
+        if not any(p):
+            reach[p] = pairs
+            continue
+        got = None
+        for s in others:
+            before = tuple(a - b for a, b in zip(p, s))
+            if before in reach:
+                got = reach[before] if got is None else got.union(reach[before])
+        if got is not None:
+            got = got if p == v else got.intersect(at(p))
+            reach[p] = got.coalesce() if got.n_basic_set() > _COALESCE_PIECES else got
+    return v in reach and pairs.is_subset(reach[v])
 
 
 def reduce_deltas(tiles: isl.Set, deltas: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -174,25 +201,21 @@ def reduce_deltas(tiles: isl.Set, deltas: Sequence[tuple[int, ...]]) -> list[tup
     directions leads from ``z`` to ``z + v`` through existing tiles: the
     reachability between tiles, hence every legal order, is unchanged.
     Directions must be non-negative (the tiles of a permutable band); the
-    longest are tried first.
+    longest are tried first (see :func:`_implied`).
     """
     if any(c < 0 for v in deltas for c in v):
         return list(deltas)
+    shifted: dict[tuple[int, ...], isl.Set] = {}
+
+    def at(p: tuple[int, ...]) -> isl.Set:  # the tiles z such that z + p is a tile
+        if p not in shifted:
+            shifted[p] = _translate(tiles, p)
+        return shifted[p]
+
     kept = list(deltas)
     for v in sorted(deltas, key=lambda d: (-sum(d), d)):
         others = [u for u in kept if u != v]
-        pairs = _translate(tiles, v)
-        covered = pairs.subtract(pairs)  # empty, same space
-        for path in _paths(v, others):
-            reach = tiles
-            pos = [0] * len(v)
-            for step in path[:-1]:
-                pos = [a + b for a, b in zip(pos, step)]
-                reach = reach.intersect(_translate(tiles, pos))
-            covered = covered.union(reach)
-            if pairs.is_subset(covered):
-                break
-        if pairs.is_subset(covered):
+        if _implied(v, others, at):
             kept = others
     return sorted(kept)
 

@@ -85,7 +85,7 @@ from .codegen import generate, identity_schedule, replace_part, schedule_nodes
 from .dependences import Dependence, Dependences
 from .footprint import known_parameters
 from .hyperplanes import Row, RowShape, find_row, violated
-from .schedule import check_schedule, parse_sizes, part_problem, validity
+from .schedule_check import check_schedule, parse_sizes, part_problem, validity
 from .scop import Scop
 from .tile_band import SIMD, carries
 from .tile_graph import TASK_ARRAY, TASK_BITS, depend_clause, reduce_deltas, tile_deltas
@@ -291,6 +291,14 @@ def _extents(module: Module, part: Scop, rows: Sequence[Row]) -> list[float | No
 # ------------------------------------------------------------------------ the pass
 
 
+def check_options(module: Module, shape: str, schedule: str) -> None:
+    """Refuse a shape or a schedule ``time_tile`` does not know."""
+    if shape not in SHAPES:
+        raise PassFailed(f"{module.name}: shape {shape!r} is not one of {', '.join(SHAPES)}")
+    if schedule not in SCHEDULES:
+        raise PassFailed(f"{module.name}: schedule {schedule!r} is not one of {', '.join(SCHEDULES)}")
+
+
 def _part(module: Module, label: str, deps: Dependences) -> Scop:
     parts = list(module.resource("scops"))
     if label:
@@ -333,13 +341,33 @@ def time_tile(
     - label: the time loop to tile ("" default: the first part that is a time loop)
     - cache_size: bytes of the per-core cache a tile should fit in (0 default: this machine's L2)
     """
-    if shape not in SHAPES:
-        raise PassFailed(f"{module.name}: shape {shape!r} is not one of {', '.join(SHAPES)}")
-    if schedule not in SCHEDULES:
-        raise PassFailed(f"{module.name}: schedule {schedule!r} is not one of {', '.join(SCHEDULES)}")
+    check_options(module, shape, schedule)
     deps: Dependences = module.resource("dependences")
     part = _part(module, label, deps)
-    part_deps = [d for d in deps.of_scop(part) if not d.relation.is_empty()]
+    tile_part(module, part, deps.of_scop(part), shape, schedule, tile_sizes, cache_size)
+
+
+def tile_part(
+    module: Module,
+    part: Scop,
+    deps: Sequence[Dependence],
+    shape: str = "auto",
+    schedule: str = "tasks",
+    tile_sizes: str = "",
+    cache_size: int = 0,
+    pragma: str = "omp parallel for",
+) -> str:
+    """Time-tile one part (a time loop: :func:`time_loop_problem`); the shape used.
+
+    The work of :func:`time_tile` once the part is chosen, also what
+    ``auto_schedule`` calls on the parts its model gives time tiles.
+    ``pragma`` marks the parallel tile loop of the static schedule
+    (``"passman parallel"``: for ``ompify_code``). Every refusal
+    (``PassFailed``) comes before the part's code is replaced: the function
+    is then unchanged.
+    """
+    check_options(module, shape, schedule)
+    part_deps = [d for d in deps if not d.relation.is_empty()]
     kind, rows = tiling_rows(part, part_deps, shape)
     rel = validity(part_deps)
     given = parse_sizes(tile_sizes)
@@ -355,7 +383,7 @@ def time_tile(
     deltas: list[tuple[int, ...]] = []
     if schedule == "tasks":
         deltas = task_deltas(part, part_deps, tile_map(part, rows, sizes))
-    tree = tiled_schedule(part, rows, sizes, schedule, "omp parallel for", deltas, rel)
+    tree = tiled_schedule(part, rows, sizes, schedule, pragma, deltas, rel)
     check_schedule(part, part_deps, tree)
     try:
         nodes = generate(module, part, tree, clock=Clock(CODEGEN_SECONDS), deps=part_deps)
@@ -369,9 +397,10 @@ def time_tile(
         sizes = [size] * len(rows)
         if schedule == "tasks":
             deltas = task_deltas(part, part_deps, tile_map(part, rows, sizes))
-        tree = tiled_schedule(part, rows, sizes, schedule, "omp parallel for", deltas, rel)
+        tree = tiled_schedule(part, rows, sizes, schedule, pragma, deltas, rel)
         check_schedule(part, part_deps, tree)
         nodes = generate(module, part, tree, clock=Clock(CODEGEN_SECONDS), deps=part_deps)
     if schedule == "tasks":
         nodes = _wrap_tasks(module, part, nodes)
     replace_part(module, part, nodes)
+    return kind

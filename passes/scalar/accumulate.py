@@ -16,12 +16,12 @@ from passman import Module, PassFailed, transformation
 from passman.astutil import copy_node, parent_map, strip_labels, transform, walk
 from passman.printer import to_c
 
-from ..analysis.effect_model import param_decls
+from ..analysis.effect_model import current_names, current_scope, param_decls
 from ..cfacts.control import describe_jump, escaping_jumps, user_labels
 from ..cfacts.forms import array_ref_base, reads_through_pointer, remove_declaration
-from ..cfacts.names import file_scope, resolve_names, statement_lists, where
+from ..cfacts.names import statement_lists, where
 from ..cfacts.sideeffects import has_side_effects, impure_calls, variables, writes
-from ..cfacts.types import TypeEnv, arith_type
+from ..cfacts.types import arith_type
 
 __all__ = ["accumulate_in_place"]
 
@@ -53,9 +53,8 @@ class _Finder:
     def __init__(self, module: Module):
         self.module = module
         self.func = module.ast
-        ext = module.cu.ast.ext
-        self.table = resolve_names(self.func, file_scope(ext))
-        self.env = TypeEnv(self.table, ext, self.func)
+        scope = current_scope(module)  # the file scope cached (unit_scope)
+        self.table, self.env = scope.names, scope.types
         self.params = {id(p) for p in param_decls(self.func)}
         self.reasons: list[str] = []
 
@@ -200,7 +199,7 @@ def _apply(site: _Site) -> None:
     site.items[site.k] = c_ast.Assignment("=", copy_node(site.target), site.init, first.coord)
 
 
-@transformation(scope="module", requires=[], preserves=["callgraph"])
+@transformation(scope="module", requires=[], preserves=["callgraph"], reads=["unit_scope"])
 def accumulate_in_place(module: Module) -> None:
     """Accumulate into the array element a scalar accumulator is stored into, instead of the scalar.
 
@@ -259,7 +258,7 @@ def accumulate_in_place(module: Module) -> None:
             break
         _apply(site)
         applied += 1
-        table = resolve_names(module.ast, file_scope(module.cu.ast.ext))
+        table = current_names(module)
         s = site.s
         dead = not table.uses(module.ast.body, s) and (s.init is None or not has_side_effects(s.init))
         if dead and any(x is s for items in statement_lists(module.ast.body) for x in items):

@@ -302,7 +302,7 @@ class _Dce:
             items[:] = keep
 
 
-@transformation(scope="module", reads=["in_region_analysis", "out_regions", "preconditions"])
+@transformation(scope="module", reads=["in_region_analysis", "out_regions", "preconditions", "unit_scope"])
 def dead_code_elimination(module: Module) -> None:
     """Remove statements whose results are never used, and code that cannot run.
 
@@ -544,7 +544,7 @@ def _drop_const(d: c_ast.Decl) -> None:
         t.quals = [q for q in t.quals or [] if q != "const"]
 
 
-@transformation(scope="module", preserves=["callgraph"])
+@transformation(scope="module", preserves=["callgraph"], reads=["unit_scope"])
 def flatten_code(module: Module) -> None:
     """Move the declarations of nested blocks to the top of the function and drop the braces left.
 
@@ -745,7 +745,7 @@ class _Hoister:
             self.reasons.clear()
 
 
-@transformation(scope="loop", preserves=["callgraph"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["unit_scope"])
 def invariant_code_motion(loop: Loop) -> None:
     """Hoist loop-invariant scalar computations out of a loop.
 

@@ -154,7 +154,7 @@ def _forward(fn: ScalarFacts, items: list[c_ast.Node], k: int) -> int:
     return replaced
 
 
-@transformation(scope="module", preserves=["callgraph"])
+@transformation(scope="module", preserves=["callgraph"], reads=["unit_scope"])
 def forward_substitute(module: Module) -> None:
     """Replace the uses of a scalar by the expression last assigned to it, in the same basic block.
 
@@ -334,7 +334,7 @@ def _rewrite_induction(fn: ScalarFacts, loop, cl, k: c_ast.Decl, steps: list[tup
         replace_child(site.parent, site.labelled, [site.labelled, assign])
 
 
-@transformation(scope="module", preserves=["callgraph"])
+@transformation(scope="module", preserves=["callgraph"], reads=["unit_scope"])
 def induction_substitution(module: Module) -> None:
     """Replace induction variables of counted loops by affine functions of the loop index.
 
@@ -621,7 +621,7 @@ def _fold_branches(fn: ScalarFacts) -> int:
     return done
 
 
-@transformation(scope="module")
+@transformation(scope="module", reads=["unit_scope"])
 def partial_eval(module: Module) -> None:
     """Propagate integer constants and fold integer expressions; decide constant conditions.
 

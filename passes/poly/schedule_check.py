@@ -1,0 +1,133 @@
+"""What a new schedule of a static control part must satisfy, for every scheduler of parts.
+
+Shared by ``auto_schedule`` (:mod:`.schedule`) and ``time_tile``
+(:mod:`.time_tiling`):
+
+* :func:`part_problem`: whether a part can be regenerated at all (no
+  declaration inside its loops, no statement under a non-affine condition);
+* :func:`validity`: the memory-based dependences a schedule must respect;
+* :func:`check_schedule`: the legality check every schedule goes through
+  before code is generated (instances, order of every dependence pair,
+  the loops marked independent, unordered ``set`` children);
+* :func:`same_order`: whether a schedule changes anything;
+* :func:`parse_sizes`: the ``"32,32,64"`` tile-size option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import islpy as isl
+from pycparser import c_ast
+
+from passman import PassFailed
+
+from ..cfacts.names import where
+from .affine import ctx
+from .codegen import schedule_nodes
+from .dependences import Dependence
+from .scop import Scop
+from .tile_band import INDEPENDENT_MARKS, carries
+
+
+def validity(deps: Iterable[Dependence]) -> isl.UnionMap:
+    """The union of the memory-based relations of ``deps`` (instance pairs, source first)."""
+    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
+    for d in deps:
+        out = out.union(isl.UnionMap.from_map(d.relation))
+    return out.coalesce()
+
+
+def _violation(d: Dependence, what: str) -> PassFailed:
+    return PassFailed(f"{where(d.sink_stmt.node)}: {what}: {d.kind} dependence {d.why()}")
+
+
+def check_schedule(scop: Scop, deps: Iterable[Dependence], schedule: isl.Schedule) -> None:
+    """Refuse (``PassFailed``) a schedule that is illegal for the part's dependences.
+
+    Legal: the schedule covers exactly the part's statement instances; it
+    executes the source of every dependence pair strictly before its sink
+    (lexicographic order of ``schedule.get_map()``); and every loop under a
+    mark promising independence (``passman parallel``, ``omp parallel for``,
+    ``omp simd``, ``GCC ivdep``) carries no dependence: pairs reaching it with equal outer loops
+    and sequence positions have equal values of its iterator; and no dependence
+    links two children of a ``set`` node (isl may generate them in any order).
+    """
+    deps = [d for d in deps if not d.relation.is_empty()]
+    domain = scop.domain()
+    if not schedule.get_domain().is_equal(domain):
+        raise PassFailed(
+            f"{scop.where}: the schedule does not execute exactly the statement instances of the part"
+        )
+    smap = schedule.get_map().intersect_domain(domain)
+    for d in deps:
+        rel = isl.UnionMap.from_map(d.relation)
+        src = smap.intersect_domain(rel.domain())
+        snk = smap.intersect_domain(rel.range())
+        if not rel.subtract(src.lex_lt_union_map(snk)).is_empty():
+            raise _violation(d, "the schedule executes a dependence sink before its source")
+    for mark in _marks(schedule.get_root()):
+        text = mark.mark_get_id().get_name()
+        band = mark.child(0)
+        if band.get_type() != isl.schedule_node_type.band:
+            raise PassFailed(f"{scop.where}: mark '{text}' is not on a loop")
+        for d in deps:
+            if not carries(band, 0, isl.UnionMap.from_map(d.relation)).is_empty():
+                raise _violation(d, f"the loop marked '{text}' carries a dependence")
+    for node in schedule_nodes(schedule.get_root(), isl.schedule_node_type.set):
+        # children of a set node run in any order: no dependence may link two of them
+        prefix = node.get_prefix_schedule_union_map()
+        same = prefix.apply_range(prefix.reverse())
+        filters = [node.child(k).filter_get_filter() for k in range(node.n_children())]
+        for d in deps:
+            rel = isl.UnionMap.from_map(d.relation).intersect(same)
+            for i, fi in enumerate(filters):
+                for j, fj in enumerate(filters):
+                    if i != j and not rel.intersect_domain(fi).intersect_range(fj).is_empty():
+                        raise _violation(
+                            d, "the schedule leaves a dependence source and sink unordered"
+                        )
+
+
+def _marks(node: isl.ScheduleNode) -> list[isl.ScheduleNode]:
+    """The mark nodes promising independence at or below ``node``."""
+    marks = schedule_nodes(node, isl.schedule_node_type.mark)
+    return [m for m in marks if m.mark_get_id().get_name() in INDEPENDENT_MARKS]
+
+
+def same_order(scop: Scop, schedule: isl.Schedule) -> bool:
+    """Whether ``schedule`` orders every pair of instances of the part as the original code does."""
+    old = scop.schedule()
+    new = schedule.get_map().intersect_domain(scop.domain())
+    return old.lex_lt_union_map(old).is_equal(new.lex_lt_union_map(new))
+
+
+def loop_declarations(scop: Scop) -> list[c_ast.Decl]:
+    """The declarations of the part that sit inside one of its loops."""
+    return [s.node for s in scop.statements if isinstance(s.node, c_ast.Decl) and s.depth]
+
+
+def part_problem(scop: Scop) -> str | None:
+    """Why a part cannot be rescheduled (None if it can)."""
+    decls = loop_declarations(scop)
+    if decls:
+        return f"{where(decls[0])}: declaration of {decls[0].name} inside a loop of the part"
+    for s in scop.statements:
+        if s.conditional:
+            return f"{where(s.node)}: statement under a condition that is not affine"
+    if not any(s.depth for s in scop.statements):
+        return f"{scop.where}: no loop"
+    return None
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """``"32,32,64"`` -> ``(32, 32, 64)``; ``""`` -> ``()`` (defaults)."""
+    try:
+        sizes = tuple(int(x) for x in text.replace(" ", "").split(",") if x)
+    except ValueError:
+        raise PassFailed(
+            f"tile sizes {text!r} must be a comma-separated list of positive integers"
+        ) from None
+    if any(s < 1 for s in sizes):
+        raise PassFailed(f"tile sizes {text!r} must be positive")
+    return sizes

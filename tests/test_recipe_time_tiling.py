@@ -1,0 +1,130 @@
+"""The ``openmp`` recipe picks ``time_tile``'s stencil tilings (``auto_schedule``, issue 18 item 5).
+
+``auto_schedule`` gives diamond time tiles to a time loop of parallel steps
+with enough work (:mod:`passman.passes.poly.time_tiling_choice`): OpenMP
+tasks when the data fit in the last-level cache (the corpus sizes), static
+fronts otherwise. Gauss-Seidel keeps isl's wavefront, gemm is untouched, a
+refusal of ``time_tile`` leaves the part to isl's path, and the properties
+``auto_schedule_time_tiling`` / ``auto_schedule_time_tiling_schedule`` override
+the choice, from the command line too. The oracle is the original program's
+output, at 1, 2 and 4 threads.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from conftest import CORPUS
+from passman.passes.manifest import PASSES, PROPERTIES
+from test_openmp import RTOL, floating_reductions, run_threads
+
+from passman import PassFailed, Workspace
+from passman.cli import main as cli
+from passman.recipe import load_recipe
+from passman.testing import outputs_match, reference_output
+
+TASKED = ["jacobi_1d", "jacobi_2d", "jacobi_2d_9pt", "heat_3d", "fdtd_2d"]
+
+
+@cache
+def recipe(name: str, **props: str) -> Workspace:
+    """A corpus program after the ``openmp`` recipe, with properties set (shared: do not modify it)."""
+    ws = Workspace(str(CORPUS / f"{name}.c"))
+    for key, value in props.items():
+        setattr(ws.props, key, value)
+    load_recipe("openmp").main(ws)
+    return ws
+
+
+def same_output(ws: Workspace, name: str, tmp_path, threads=(1, 2, 4)) -> None:
+    built = ws.build("openmp", tmp_path / "out", opt="-O1")
+    ref = reference_output([CORPUS / f"{name}.c"])
+    tol = RTOL if floating_reductions(ws) else 0.0
+    for n in threads:
+        got = run_threads(built.binary, n)
+        assert got.returncode == ref.returncode, got.stderr
+        assert outputs_match(ref.stdout, got.stdout, rtol=tol, atol=tol), (
+            f"{name} with {n} thread(s) prints {got.stdout!r}, the original {ref.stdout!r}"
+        )
+
+
+@pytest.mark.parametrize("name", TASKED)
+def test_stencils_get_diamond_tasks_and_print_the_same(name, tmp_path):
+    ws = recipe(name)
+    code = ws[f"kernel_{name}"].code
+    assert "#pragma omp task depend(in: passman_tiles[" in code, code  # in the cache: tasks
+    assert "#pragma omp single" in code
+    same_output(ws, name, tmp_path)
+
+
+def test_seidel_keeps_the_isl_wavefront(tmp_path):
+    ws = recipe("seidel_2d")
+    code = ws["kernel_seidel_2d"].code
+    assert "omp task" not in code and "for (int c0" in code, code  # no diamond: not parallel steps
+    same_output(ws, "seidel_2d", tmp_path)
+
+
+def test_static_fronts_on_request(tmp_path):
+    ws = recipe("jacobi_2d", auto_schedule_time_tiling_schedule="static")
+    code = ws["kernel_jacobi_2d"].code
+    assert "omp task" not in code and "#pragma omp parallel for" in code, code
+    assert "2 * c" in code or "c0" in code  # the diamond loops
+    same_output(ws, "jacobi_2d", tmp_path, threads=(2, 4))
+
+
+def test_off_restores_the_coarse_grain_path_and_gemm_is_unaffected():
+    ws = recipe("jacobi_2d", auto_schedule_time_tiling="off")
+    code = ws["kernel_jacobi_2d"].code
+    assert "omp task" not in code and "for (int c0" not in code, code
+    steps = [s for s in ws.history if s.pass_name == "auto_schedule" and s.target == ("module", "kernel_jacobi_2d")]
+    assert steps and not steps[0].changed  # refused: parallel steps inside a time loop
+    assert recipe("gemm")["kernel_gemm"].code == recipe("gemm", auto_schedule_time_tiling="off")["kernel_gemm"].code
+
+
+def test_a_refused_time_tiling_leaves_the_part_to_isl():
+    """A diamond is illegal on Gauss-Seidel: time_tile refuses, nothing changes, isl's path follows."""
+    forced = Workspace(str(CORPUS / "seidel_2d.c"))
+    forced["kernel_seidel_2d"].auto_schedule(time_tiling="diamond")
+    plain = Workspace(str(CORPUS / "seidel_2d.c"))
+    plain["kernel_seidel_2d"].auto_schedule(time_tiling="off")
+    assert forced["kernel_seidel_2d"].code == plain["kernel_seidel_2d"].code
+
+
+def test_bad_time_tiling_values_are_refused():
+    ws = Workspace(str(CORPUS / "jacobi_1d.c"))
+    before = ws["kernel_jacobi_1d"].code
+    with pytest.raises(PassFailed, match="time_tiling 'hexagon' is not one of"):
+        ws["kernel_jacobi_1d"].auto_schedule(time_tiling="hexagon")
+    with pytest.raises(PassFailed, match="time_tiling_schedule 'dynamic' is not one of"):
+        ws["kernel_jacobi_1d"].auto_schedule(time_tiling_schedule="dynamic")
+    assert ws["kernel_jacobi_1d"].code == before
+
+
+def test_every_pass_property_is_in_the_manifest():
+    """``--set NAME=...`` finds a property through the manifest before its module is imported."""
+    for name, (*_, rows) in PASSES.items():
+        for prop, *_ in rows:
+            assert prop in PROPERTIES, (name, prop)
+    assert PROPERTIES["auto_schedule_force_wavefront"] == "passman.passes.poly.schedule"
+
+
+def kernel_text(out) -> str:
+    """The text of ``kernel_jacobi_1d`` in the output directory ``out``."""
+    return (out / "jacobi_1d.c").read_text().split("void kernel_jacobi_1d")[1].split("int main")[0]
+
+
+def test_cli_sets_the_time_tiling_properties(tmp_path):
+    src = str(CORPUS / "jacobi_1d.c")
+    out = tmp_path / "static"
+    assert cli(["run", "openmp", src, "-o", str(out), "--set", "auto_schedule_time_tiling_schedule=static"]) == 0
+    text = kernel_text(out)
+    assert "omp task" not in text and "#pragma omp parallel for" in text, text
+    out = tmp_path / "off"
+    assert cli(["run", "openmp", src, "-o", str(out), "--set", "auto_schedule_time_tiling=off"]) == 0
+    text = kernel_text(out)
+    assert "omp task" not in text and "c0" not in text, text
+    out = tmp_path / "wavefront"
+    assert cli(["run", "openmp", src, "-o", str(out), "--set", "auto_schedule_force_wavefront=true"]) == 0
+    text = kernel_text(out)
+    assert "omp task" not in text and "for (int c0" in text, text  # isl's wavefront, as forced
