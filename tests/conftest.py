@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -62,3 +64,12 @@ def skip_slow(request) -> None:
     """Skip a slow-marked parameter unless the slow variants are enabled."""
     if request.node.get_closest_marker("slow") is not None and not slow_enabled(request.config):
         pytest.skip("whole corpus: run with -m slow or PASSMAN_SLOW=1")
+
+
+def have_gpu() -> bool:
+    """True when nvidia-smi lists a GPU."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False
+    proc = subprocess.run([smi, "-L"], capture_output=True, text=True)
+    return proc.returncode == 0 and "GPU" in proc.stdout

@@ -18,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import have_gpu
 
 RUNTIME = Path(__file__).resolve().parents[1] / "backends" / "runtime"
 PROGRAMS = Path(__file__).resolve().parent / "accel_runtime"
@@ -716,15 +717,6 @@ def test_cuda_configuration_follows_the_rule_on_the_device(cuda_config, rules):
         m = 128 if what == "bounded" else None  # __launch_bounds__(128)
         dev = re.sub(r"m=\d+", f"m={m}", device) if m else device
         assert rules([f"config {dev} {extent}"]) == [rest], line
-
-
-def have_gpu() -> bool:
-    """True when nvidia-smi lists a GPU."""
-    smi = shutil.which("nvidia-smi")
-    if smi is None:
-        return False
-    proc = subprocess.run([smi, "-L"], capture_output=True, text=True)
-    return proc.returncode == 0 and "GPU" in proc.stdout
 
 
 @pytest.mark.gpu

@@ -16,12 +16,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import corpus_params, program_id, skip_slow
+from conftest import corpus_params, have_gpu, program_id, skip_slow
 from test_accel_backend import TRIANGLE
 
 from passman import Workspace
@@ -42,15 +41,6 @@ def _nvcc() -> str | None:
 
 
 needs_nvcc = pytest.mark.skipif(_nvcc() is None, reason="no nvcc (CUDA toolkit)")
-
-
-def have_gpu() -> bool:
-    """True when nvidia-smi lists a GPU."""
-    smi = shutil.which("nvidia-smi")
-    if smi is None:
-        return False
-    proc = subprocess.run([smi, "-L"], capture_output=True, text=True)
-    return proc.returncode == 0 and "GPU" in proc.stdout
 
 
 def build_on_cpu(ws: Workspace, directory: Path) -> Path:

@@ -86,22 +86,30 @@ def element_size(decl: object) -> int:
     return 8
 
 
+def box_size(s: isl.Set, values: dict[str, int]) -> int | None:
+    """Points of the bounding box of ``s`` once the parameters named in ``values`` are fixed (None if not constant)."""
+    for k in range(s.dim(isl.dim_type.param)):
+        name = s.get_dim_name(isl.dim_type.param, k)
+        if name in values:
+            s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(s.get_ctx(), values[name]))
+    count = 1
+    for d in range(s.dim(isl.dim_type.set)):
+        extent = constant_extent(s, d)
+        if extent is None:
+            return None
+        count *= extent
+    return count
+
+
 def data_footprint(scop: Scop, values: dict[str, int]) -> int | None:
     """Bytes of the array elements the part accesses (bounding box per array), None if not constant."""
     sets: list[isl.Set] = []
     scop.reads().union(scop.writes()).range().foreach_set(sets.append)
     total = 0
     for s in sets:
-        for k in range(s.dim(isl.dim_type.param)):
-            name = s.get_dim_name(isl.dim_type.param, k)
-            if name in values:
-                s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(s.get_ctx(), values[name]))
-        count = 1
-        for d in range(s.dim(isl.dim_type.set)):
-            extent = constant_extent(s, d)
-            if extent is None:
-                return None
-            count *= extent
+        count = box_size(s, values)
+        if count is None:
+            return None
         info = scop.arrays.get(s.get_tuple_name())
         total += count * element_size(info.decl if info is not None else None)
     return total

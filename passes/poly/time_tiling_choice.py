@@ -29,14 +29,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import islpy as isl
-
 from passman import Module
 
 from ..cfacts.sideeffects import variables
-from .affine import constant_extent
 from .dependences import Dependence, Dependences
-from .footprint import cache_budget, data_footprint, known_parameters
+from .footprint import box_size, cache_budget, data_footprint, known_parameters
 from .scop import Scop
 from .time_tiling import time_loop_problem
 
@@ -64,17 +61,9 @@ def part_work(module: Module, part: Scop) -> int | None:
     values = known_parameters(module, part)
     total = 0
     for s in part.statements:
-        dom = s.domain
-        for k in range(dom.dim(isl.dim_type.param)):
-            name = dom.get_dim_name(isl.dim_type.param, k)
-            if name in values:
-                dom = dom.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(dom.get_ctx(), values[name]))
-        count = 1
-        for d in range(dom.dim(isl.dim_type.set)):
-            extent = constant_extent(dom, d)
-            if extent is None:
-                return None
-            count *= extent
+        count = box_size(s.domain, values)
+        if count is None:
+            return None
         total += count
     return total
 
