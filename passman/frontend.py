@@ -38,6 +38,7 @@ from .errors import InvalidInput, located
 from .gnu_extensions import GnuLexer, UnsupportedExtension, apply_attributes
 from .macro_constants import mark_macro_constants
 from .semantic import SemanticChecker
+from .statement_comments import attach_comments
 
 #: Include folders searched before any ``-I`` of the user (library headers).
 SYSTEM_INCLUDE_DIRS: list[Path] = []
@@ -374,6 +375,7 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
     check_nesting(ast, str(p))
     check_and_resolve(ast, text)
     mark_macro_constants(ast, source, text, str(p), p, lambda probe: preprocess(probe, cppflags or []))
+    attach_comments(ast, source, str(p))
     return ParsedFile(
         path=p,
         coord_name=str(p),

@@ -35,6 +35,11 @@ Conventions for the passman-specific options:
   printed as if unlabelled); with ``label_comments=True`` it is shown instead
   as a ``// loop NAME`` line, at the statement's indentation, right before the
   statement (after any pragmas).
+* With ``source_comments=True``, the comments the front end attached to a
+  statement (:mod:`.statement_comments`) are printed on their own lines above
+  it, before its annotations, and a block's end-of-block comments above its
+  ``}``; each comment is printed once per function, at the first statement
+  that carries it (copies of a statement share its comments).
 
 Known limits: ``sizeof x`` is printed ``sizeof(x)`` (the AST does not tell);
 no line wrapping; ``int a, *b;`` in a block prints as two declarations, as
@@ -51,6 +56,7 @@ from pycparser import c_ast
 from pycparser.c_generator import CGenerator
 
 from .astutil import IndexDesignator
+from .statement_comments import CommentCoord, comment_lines
 
 __all__ = ["CPrinter", "to_c"]
 
@@ -84,6 +90,7 @@ def to_c(
     hidden_labels: Collection[str] = (),
     label_comments: bool = False,
     macro_names: Callable[[c_ast.Constant], str | None] | None = None,
+    source_comments: bool = False,
 ) -> str:
     """Print ``node`` as C source.
 
@@ -99,6 +106,7 @@ def to_c(
         hidden_labels=hidden_labels,
         label_comments=label_comments,
         macro_names=macro_names,
+        source_comments=source_comments,
     )
     return printer.render(node)
 
@@ -110,7 +118,8 @@ class CPrinter(CGenerator):
     ``annotations`` maps statement nodes to comment lines; a ``Label`` whose
     name is in ``hidden_labels`` is omitted, or shown as ``// loop NAME`` when
     ``label_comments`` is true; ``macro_names(constant)``, when given, names
-    the macro to print in place of a constant (None: print its value).
+    the macro to print in place of a constant (None: print its value);
+    ``source_comments`` prints the user's comments attached to statements.
     Use :meth:`render` (or :func:`to_c`); the
     ``visit_*`` methods of statements return complete, indented lines.
     """
@@ -123,6 +132,7 @@ class CPrinter(CGenerator):
         hidden_labels: Collection[str] = (),
         label_comments: bool = False,
         macro_names: Callable[[c_ast.Constant], str | None] | None = None,
+        source_comments: bool = False,
     ) -> None:
         super().__init__(reduce_parentheses=True)
         self.indent_level = indent * _STEP
@@ -133,6 +143,8 @@ class CPrinter(CGenerator):
         self.hidden_labels = frozenset(hidden_labels)
         self.label_comments = label_comments
         self.macro_names = macro_names
+        self.source_comments = source_comments
+        self._shown: set[tuple[int, bool]] = set()  # (id of a CommentCoord, closing) printed in this function
 
     # ------------------------------------------------------------------ entry
     def render(self, node: c_ast.Node) -> str:
@@ -147,9 +159,30 @@ class CPrinter(CGenerator):
     def _ind(self, extra: int = 0) -> str:
         return " " * max(0, self.indent_level + extra)
 
+    def _source(self, node: c_ast.Node, closing: bool = False) -> list[str]:
+        """The user's comments on ``node`` not yet printed in this function (above it, or above its ``}``)."""
+        c = node.coord
+        if not self.source_comments or not isinstance(c, CommentCoord) or (id(c), closing) in self._shown:
+            return []
+        texts = c.closing if closing else c.before
+        if texts:
+            self._shown.add((id(c), closing))
+        return [line for text in texts for line in comment_lines(text, self._ind())]
+
+    def _has_comments(self, node: c_ast.Node) -> bool:
+        """Whether ``node`` has annotations or user comments still to print."""
+        c = node.coord
+        return bool(self._annotations.get(id(node))) or (
+            self.source_comments and isinstance(c, CommentCoord) and bool(c.before)
+            and (id(c), False) not in self._shown)
+
+    def _closing(self, node: c_ast.Node) -> str:
+        """The user's end-of-block comments of block ``node``, at the current indentation."""
+        return "".join(self._source(node, closing=True))
+
     def _comments(self, node: c_ast.Node) -> str:
-        """The annotation lines of ``node`` as ``//`` comments (may be empty)."""
-        out = []
+        """The user's comments on ``node``, then its annotation lines as ``//`` comments (may be empty)."""
+        out = self._source(node)
         for text in self._annotations.get(id(node), ()):
             for line in str(text).split("\n"):
                 line = line.rstrip()
@@ -239,10 +272,9 @@ class CPrinter(CGenerator):
         """Print one statement (without its annotations) at the current indentation."""
         ind = self._ind()
         match n:
-            case c_ast.Compound() if n.block_items:
-                return ind + "{\n" + self._nested(self._items, n.block_items) + ind + "}\n"
             case c_ast.Compound():
-                return ind + "{ }\n"
+                inner = self._nested(self._items, n.block_items) + self._nested(self._closing, n)
+                return ind + "{\n" + inner + ind + "}\n" if inner else ind + "{ }\n"
             case c_ast.If():
                 return ind + self._if(n)
             case c_ast.For():
@@ -308,9 +340,10 @@ class CPrinter(CGenerator):
         ``while`` can follow on the same line.
         """
         if isinstance(stmt, c_ast.Compound):
-            inner = self._nested(self._comments, stmt) + self._nested(self._items, stmt.block_items)
+            inner = (self._nested(self._comments, stmt) + self._nested(self._items, stmt.block_items)
+                     + self._nested(self._closing, stmt))
             return (" {\n" + inner + self._ind() + "}" if inner else " { }"), True
-        if isinstance(stmt, c_ast.EmptyStatement) and not self._annotations.get(id(stmt)):
+        if isinstance(stmt, c_ast.EmptyStatement) and not self._has_comments(stmt):
             return " ;\n", False
         inner = self._nested(self._group, [], [stmt])
         if force_braces:
@@ -344,7 +377,7 @@ class CPrinter(CGenerator):
             return s + ("\n" if closed else "")
         s += " else" if closed else self._ind() + "else"
         other = n.iffalse
-        if isinstance(other, c_ast.If) and not self._annotations.get(id(other)):
+        if isinstance(other, c_ast.If) and not self._has_comments(other):
             return s + " " + self._if(other)
         text, closed = self._body(other)
         return s + text + ("\n" if closed else "")
@@ -354,7 +387,9 @@ class CPrinter(CGenerator):
         s = ind + self._declaration(n.decl) + "\n"
         for p in n.param_decls or ():
             s += ind + self._declaration(p) + ";\n"
-        body = self._nested(self._comments, n.body) + self._nested(self._items, n.body.block_items)
+        self._shown = set()
+        body = (self._nested(self._comments, n.body) + self._nested(self._items, n.body.block_items)
+                + self._nested(self._closing, n.body))
         return s + ind + "{\n" + body + ind + "}\n"
 
     # -------------------------------------------------- statement visitors

@@ -191,7 +191,9 @@ class CompilationUnit:
         ones are printed before the first original one that follows them,
         removed ones disappear, and ``#include`` lines that a pass added go
         before the file's first declaration. Comments, blank lines and
-        directives between declarations stay as written. A unit with no text
+        directives between declarations stay as written, and so do the
+        comments inside a function printed again, above the statements they
+        were attached to (:mod:`passman.statement_comments`). A unit with no text
         (stubs, generated code) or whose text cannot be matched with its nodes
         is printed whole: its directives, then its own declarations and
         functions.
@@ -205,7 +207,7 @@ class CompilationUnit:
             text = self._spliced(own, orig)
             if text is not None:
                 return text
-        return self._printed(own)
+        return self._printed(own, source_comments=True)
 
     @property
     def printed(self) -> str:
@@ -216,8 +218,8 @@ class CompilationUnit:
         """
         return self._printed(self.own_nodes)
 
-    def _printed(self, own: list[c_ast.Node]) -> str:
-        body = to_c(c_ast.FileAST(own), hidden_labels=self.ws._labels.auto)
+    def _printed(self, own: list[c_ast.Node], source_comments: bool = False) -> str:
+        body = to_c(c_ast.FileAST(own), hidden_labels=self.ws._labels.auto, source_comments=source_comments)
         head = "\n".join(self.directives)
         return f"{head}\n\n{body}" if head else body
 
@@ -335,7 +337,8 @@ class CompilationUnit:
                 return c.macro
             return None
 
-        return to_c(c_ast.FileAST(nodes), hidden_labels=self.ws._labels.auto, macro_names=macro_name)
+        return to_c(c_ast.FileAST(nodes), hidden_labels=self.ws._labels.auto, macro_names=macro_name,
+                    source_comments=True)
 
     def __repr__(self) -> str:
         return f"<CompilationUnit {self.name}>"
