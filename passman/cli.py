@@ -458,7 +458,12 @@ def _main(argv: list[str], extra: list[str]) -> int:
     _filter_warnings(verbosity)
     if argv[:1] == ["tune"]:  # its own parser: passman/tune/cli.py
         return _guarded(lambda: _tune(argv[1:] + extra))
-    ns = _parser().parse_args(argv)
+    parser = _parser()
+    ns, rest = parser.parse_known_args(argv)
+    if ns.command == "run" and rest and not any(a.startswith("-") for a in rest):
+        ns.inputs += rest  # files after an option (run openmp --set X=Y prog.c): argparse stops the list there
+    elif rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if ns.command == "run":
         if ns.pipeline is not None:
             ns.recipe, ns.files = None, ns.inputs

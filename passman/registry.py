@@ -38,7 +38,11 @@ SCOPES = ("program", "unit", "module", "loop")
 
 @dataclass
 class Property:
-    """A named, typed setting with a default and a one-line description."""
+    """A named, typed setting with a default and a one-line description.
+
+    A type ``Literal["a", "b"]`` makes an enumerated property: any other value
+    is refused when set (``--set``, ``ws.props``, a keyword argument).
+    """
 
     name: str
     type: Any = str
@@ -50,8 +54,16 @@ class Property:
         """Check ``value`` against the property's type; strings (from the CLI) are parsed."""
         return convert_value(self.name, self.type, value)
 
+    @property
+    def choices(self) -> tuple[Any, ...] | None:
+        """The allowed values of an enumerated property, else None."""
+        return typing.get_args(self.type) if typing.get_origin(self.type) is typing.Literal else None
 
-def _type_name(tp: Any) -> str:
+
+def type_name(tp: Any) -> str:
+    """How a property's type reads in listings: ``int``, ``auto|off|diamond``."""
+    if typing.get_origin(tp) is typing.Literal:
+        return "|".join(str(a) for a in typing.get_args(tp))
     return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
 
 
@@ -61,6 +73,11 @@ def convert_value(name: str, tp: Any, value: Any) -> Any:
     args = typing.get_args(tp)
     if tp is Any or tp is None:
         return value
+    if origin is typing.Literal:
+        if value in args and all(type(a) is type(value) for a in args if a == value):
+            return value
+        listed = ", ".join(str(a) for a in args)
+        raise InvalidInput(f"error: property {name}: {value!r} is not one of {listed}")
     if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
         if value is None or (isinstance(value, str) and value.lower() in ("none", "")):
             if type(None) in args:
@@ -119,7 +136,7 @@ def convert_value(name: str, tp: Any, value: Any) -> Any:
             return value
         raise InvalidInput(f"error: property {name} expects a string, got {value!r}")
     if isinstance(tp, type) and not isinstance(value, tp):
-        raise InvalidInput(f"error: property {name} expects {_type_name(tp)}, got {value!r}")
+        raise InvalidInput(f"error: property {name} expects {type_name(tp)}, got {value!r}")
     return value
 
 
@@ -146,7 +163,7 @@ class PassInfo:
     def property_rows(self) -> tuple[tuple[str, str, str, str], ...]:
         """``(name, type name, default as written, description)`` of each property."""
         return tuple(
-            (p.name, getattr(p.type, "__name__", str(p.type)), repr(p.default), p.doc)
+            (p.name, type_name(p.type), repr(p.default), p.doc)
             for p in self.params + ([self.varargs] if self.varargs else [])
         )
 
@@ -491,8 +508,16 @@ def analysis(
     return wrap
 
 
-def register_property(name: str, type: Any = str, default: Any = None, doc: str = "") -> Property:
-    """Register a global property (not tied to one pass)."""
+def register_property(
+    name: str, type: Any = str, default: Any = None, doc: str = "", choices: Iterable[Any] | None = None
+) -> Property:
+    """Register a global property (not tied to one pass).
+
+    ``choices``: its allowed values (the type becomes ``Literal[*choices]``;
+    any other value is refused when set).
+    """
+    if choices is not None:
+        type = typing.Literal[tuple(choices)]
     prop = Property(name.lower(), type, default, doc)
     REGISTRY.add_property(prop)
     return prop

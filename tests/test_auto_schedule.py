@@ -20,8 +20,9 @@ import pytest
 from conftest import CORPUS, corpus_programs, program_id
 from passman.passes.poly.affine import ctx
 from passman.passes.poly.schedule import check_schedule, compute_schedule, validity
+from passman.passes.poly.schedule_check import strictly_before
 
-from passman import PassFailed, Workspace
+from passman import InvalidInput, PassFailed, Workspace
 from passman.testing import assert_same_output
 
 
@@ -291,6 +292,28 @@ def test_check_schedule_on_isl_schedules():
         check_schedule(part, deps, bad)
 
 
+@pytest.mark.parametrize("name", ["seidel_2d", "heat_3d"])
+def test_the_order_check_by_images_agrees_with_the_order_of_instances(name):
+    """``strictly_before`` compares the pairs' times; the instances' order gives the same answer."""
+    ws = Workspace(str(CORPUS / f"{name}.c"))
+    m = ws[f"kernel_{name}"]
+    part = m.resource("scops")[0]
+    deps = [d for d in m.resource("dependences").of_scop(part) if not d.relation.is_empty()]
+    swapped = part.schedule().apply_range(isl.UnionMap(  # interchange t and i: illegal for both
+        "{ [a0, a1, a2, a3, a4, a5, a6] -> [a0, a3, a2, a1, a4, a5, a6];"
+        "  [a0, a1, a2, a3, a4, a5, a6, a7, a8] -> [a0, a3, a2, a1, a4, a5, a6, a7, a8] }"))
+    verdicts = {}
+    for label, smap in [("original", part.schedule()), ("swapped", swapped)]:
+        before = strictly_before(smap)
+        for d in deps:
+            rel = isl.UnionMap.from_map(d.relation)
+            src, snk = smap.intersect_domain(rel.domain()), smap.intersect_domain(rel.range())
+            expected = rel.subtract(src.lex_lt_union_map(snk)).is_empty()
+            assert before(rel) == expected, (label, d.why())
+            verdicts.setdefault(label, set()).add(expected)
+    assert verdicts["original"] == {True} and False in verdicts["swapped"]
+
+
 def test_scheduler_options_are_restored():
     c = ctx()
     before = (c.get_schedule_serialize_sccs(), c.get_schedule_whole_component(),
@@ -306,8 +329,10 @@ def test_scheduler_options_are_restored():
 def test_bad_properties_are_refused():
     ws = Workspace(str(CORPUS / "gemm.c"))
     before = ws["kernel_gemm"].code
-    with pytest.raises(PassFailed, match="fusion"):
+    with pytest.raises(InvalidInput, match="auto_schedule_fusion: 'some' is not one of smart, none, max"):
         ws["kernel_gemm"].auto_schedule(fusion="some")
+    with pytest.raises(InvalidInput, match="auto_schedule_pragma: 'omp for' is not one of"):
+        ws["kernel_gemm"].auto_schedule(pragma="omp for")
     with pytest.raises(PassFailed, match="tile sizes"):
         ws["kernel_gemm"].auto_schedule(tile_sizes="32,x")
     assert ws["kernel_gemm"].code == before

@@ -19,9 +19,10 @@ from conftest import CORPUS
 from passman.passes.manifest import PASSES, PROPERTIES
 from test_openmp import RTOL, floating_reductions, run_threads
 
-from passman import PassFailed, Workspace
+from passman import InvalidInput, Workspace
 from passman.cli import main as cli
 from passman.recipe import load_recipe
+from passman.registry import REGISTRY, type_name
 from passman.testing import outputs_match, reference_output
 
 TASKED = ["jacobi_1d", "jacobi_2d", "jacobi_2d_9pt", "heat_3d", "fdtd_2d"]
@@ -92,13 +93,33 @@ def test_a_refused_time_tiling_leaves_the_part_to_isl():
 
 
 def test_bad_time_tiling_values_are_refused():
+    """Refused when set (a keyword argument, ``ws.props``), not inside the recipe."""
     ws = Workspace(str(CORPUS / "jacobi_1d.c"))
     before = ws["kernel_jacobi_1d"].code
-    with pytest.raises(PassFailed, match="time_tiling 'hexagon' is not one of"):
+    with pytest.raises(InvalidInput, match="auto_schedule_time_tiling: 'hexagon' is not one of auto, off, diamond"):
         ws["kernel_jacobi_1d"].auto_schedule(time_tiling="hexagon")
-    with pytest.raises(PassFailed, match="time_tiling_schedule 'dynamic' is not one of"):
+    with pytest.raises(InvalidInput, match="time_tiling_schedule: 'dynamic' is not one of auto, tasks, static"):
         ws["kernel_jacobi_1d"].auto_schedule(time_tiling_schedule="dynamic")
+    with pytest.raises(InvalidInput, match="'bogus' is not one of"):
+        ws.props.auto_schedule_time_tiling = "bogus"
+    with pytest.raises(InvalidInput, match="'bogus' is not one of"):
+        ws.apply("auto_schedule{time_tiling=bogus}")
+    assert ws.props.auto_schedule_time_tiling == "auto"
     assert ws["kernel_jacobi_1d"].code == before
+
+
+@pytest.mark.parametrize(("setting", "listed"), [
+    ("auto_schedule_time_tiling=bogus", "auto, off, diamond, skewed"),
+    ("auto_schedule_time_tiling_schedule=dynamic", "auto, tasks, static"),
+    ("time_tile_shape=hexagon", "auto, diamond, skewed"),
+])  # fmt: skip
+def test_cli_refuses_a_bad_choice_when_it_is_set(tmp_path, capsys, setting, listed):
+    out = tmp_path / "out"
+    assert cli(["run", "openmp", "--set", setting, str(CORPUS / "jacobi_1d.c"), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    name, _, value = setting.partition("=")
+    assert f"error: property {name}: '{value}' is not one of {listed}" in err, err
+    assert "Traceback" not in err and not out.exists()
 
 
 def test_every_pass_property_is_in_the_manifest():
@@ -128,3 +149,11 @@ def test_cli_sets_the_time_tiling_properties(tmp_path):
     assert cli(["run", "openmp", src, "-o", str(out), "--set", "auto_schedule_force_wavefront=true"]) == 0
     text = kernel_text(out)
     assert "omp task" not in text and "for (int c0" in text, text  # isl's wavefront, as forced
+
+
+def test_an_enumerated_property_lists_its_choices():
+    prop = REGISTRY.properties["auto_schedule_time_tiling"]
+    assert prop.choices == ("auto", "off", "diamond", "skewed")
+    assert type_name(prop.type) == "auto|off|diamond|skewed"
+    assert prop.convert("skewed") == "skewed"
+    assert REGISTRY.properties["auto_schedule_tile"].choices is None

@@ -34,7 +34,7 @@ from passman.passes.poly.tile_graph import (
 )
 from passman.passes.poly.tile_model import Caches, choose_sizes, footprint, machine_caches
 
-from passman import PassFailed, Workspace
+from passman import InvalidInput, PassFailed, Workspace
 from passman.builder import run
 from passman.testing import reference_output
 
@@ -274,10 +274,14 @@ def test_a_diamond_gauss_seidel_is_refused_with_the_dependence():
     assert ws["kernel_seidel_2d"].code == before
 
 
-@pytest.mark.parametrize("options", [dict(shape="hexagon"), dict(schedule="dynamic"), dict(tile_sizes="0")])
-def test_bad_options_are_refused(options):
+@pytest.mark.parametrize(("options", "error"), [
+    (dict(shape="hexagon"), InvalidInput),  # refused when the property is set
+    (dict(schedule="dynamic"), InvalidInput),
+    (dict(tile_sizes="0"), PassFailed),
+])  # fmt: skip
+def test_bad_options_are_refused(options, error):
     ws = Workspace(CORPUS / "jacobi_1d.c")
     before = ws["kernel_jacobi_1d"].code
-    with pytest.raises(PassFailed):
+    with pytest.raises(error):
         ws["kernel_jacobi_1d"].time_tile(**options)
     assert ws["kernel_jacobi_1d"].code == before

@@ -53,10 +53,11 @@ Properties:
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 from pycparser import c_ast
 
-from passman import InvalidInput, Module, PassFailed, transformation
+from passman import Module, PassFailed, transformation
 from passman.astutil import parent_map, replace_child, walk
 
 from ..analysis.liveness import liveness
@@ -297,10 +298,10 @@ class _Promoter:
 
 
 @transformation(scope="module", reads=["function_scope"])
-def gpu_promote_sequential(module: Module, when: str = "transfers", prefix: str = "p4a") -> None:
+def gpu_promote_sequential(
+    module: Module, when: Literal["transfers", "always"] = "transfers", prefix: str = "p4a"
+) -> None:
     """Run the host statements between a loop's kernels on the device (see the module docstring)."""
-    if when not in ("transfers", "always"):
-        raise InvalidInput(f"error: gpu_promote_sequential: when must be 'transfers' or 'always', not '{when}'")
     for _ in range(20):  # again after scalars became cells
         p = _Promoter(module, when, prefix)
         if not p.names:

@@ -37,6 +37,8 @@ After (shape)::
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import islpy as isl
 
 from passman import Module, PassFailed, transformation
@@ -56,14 +58,18 @@ from .scop import Scop
 from .tile_band import TilingOptions, TreeReport, optimize_tree
 from .time_tiling import tile_part
 from .time_tiling_choice import (
-    TIME_SCHEDULES,
-    TIME_TILINGS,
     TimeTiling,
+    TimeTilingMode,
+    TimeTilingSchedule,
     choose_time_tiling,
     time_tiling_pays,
 )
 
-FUSIONS = ("smart", "none", "max")
+#: type of ``auto_schedule``'s property ``fusion`` (any other value is refused when set)
+Fusion = Literal["smart", "none", "max"]
+FUSIONS = get_args(Fusion)
+#: type of ``auto_schedule``'s property ``pragma``
+ParallelPragma = Literal["passman parallel", "omp parallel for"]
 
 #: the most elementary operations isl's scheduler may spend on one part (then: PassFailed)
 MAX_OPERATIONS = 20_000_000
@@ -239,17 +245,17 @@ def _reschedule(
 @transformation(scope="module", requires=["dependences"], preserves=["callgraph"], reads=["function_scope", "poly_facts", "scops", "unit_scope"])
 def auto_schedule(
     module: Module,
-    fusion: str = "smart",
+    fusion: Fusion = "smart",
     tile: bool = True,
     tile_sizes: str = "",
     wavefront: bool = True,
     label: str = "",
-    pragma: str = "passman parallel",
+    pragma: ParallelPragma = "passman parallel",
     force_wavefront: bool = False,
     cache_size: int = 0,
     accumulate: bool = True,
-    time_tiling: str = "auto",
-    time_tiling_schedule: str = "auto",
+    time_tiling: TimeTilingMode = "auto",
+    time_tiling_schedule: TimeTilingSchedule = "auto",
 ) -> None:
     """Reschedule every static control part of the function: fusion, tiling, parallel and wavefront loops.
 
@@ -310,15 +316,7 @@ def auto_schedule(
     again (``ompify_code`` recomputes dependences on it, which takes minutes
     on the wavefronts of 2-D stencils).
     """
-    if pragma not in ("passman parallel", "omp parallel for"):
-        raise PassFailed(
-            f"{module.name}: pragma {pragma!r} is neither 'passman parallel' nor 'omp parallel for'"
-        )
-    if time_tiling not in TIME_TILINGS:
-        raise PassFailed(f"{module.name}: time_tiling {time_tiling!r} is not one of {', '.join(TIME_TILINGS)}")
-    if time_tiling_schedule not in TIME_SCHEDULES:
-        raise PassFailed(f"{module.name}: time_tiling_schedule {time_tiling_schedule!r} is not one of "
-                         f"{', '.join(TIME_SCHEDULES)}")  # fmt: skip
+    # fusion, pragma, time_tiling and time_tiling_schedule were checked when set (their Literal types)
     if force_wavefront and time_tiling == "auto":
         time_tiling = "off"  # isl's wavefront, as asked
     options = TilingOptions(

@@ -126,30 +126,115 @@ def _tile_set(stmt_space: isl.Space, rows: Sequence[Row], name: str, sizes: Sequ
     return tile
 
 
+class TileFootprint:
+    """Bytes of the array elements one full tile accesses (bounding box per array), for many sizes.
+
+    The subscripts of every access are taken once; per tile, the box of an
+    array is the least and greatest value of each subscript over the tile's
+    integer points (isl ``min_val``/``max_val``, exact), one pair per linear
+    part (``A[i-1]``, ``A[i]``, ``A[i+1]`` share theirs). An access that is
+    no single affine function goes through the images of the tile instead.
+    """
+
+    def __init__(self, scop: Scop):
+        self.scop = scop
+        self.affine = all(acc.affine for s in scop.statements for acc in s.accesses)
+        #: per statement: (space, name, {array: {(dim, linear part): (aff, [constants])}}, relations)
+        self.parts: list[tuple[isl.Space, str, dict[str, dict], list[tuple[str, isl.Map]]]] = []
+        self.functions = True
+        for st in scop.statements:
+            space = st.domain.get_space().drop_dims(isl.dim_type.param, 0, st.domain.dim(isl.dim_type.param))
+            subs: dict[str, dict] = {}
+            rels: list[tuple[str, isl.Map]] = []
+            for acc in st.accesses if self.affine else ():
+                rel = acc.relation.gist_domain(acc.relation.domain())  # the subscripts alone
+                rel = rel.project_out(isl.dim_type.param, 0, rel.dim(isl.dim_type.param))
+                rels.append((acc.array, rel))
+                affs = _subscripts(rel)
+                if affs is None:
+                    self.functions = False
+                    continue
+                per = subs.setdefault(acc.array, {})
+                for d, aff in enumerate(affs):
+                    const = aff.get_constant_val().to_python()
+                    linear = aff.set_constant_val(isl.Val.zero(ctx()))
+                    per.setdefault((d, str(linear)), (linear, []))[1].append(const)
+            self.parts.append((space, st.name, subs, rels))
+
+    def __call__(self, rows: Sequence[Row], sizes: Sequence[int]) -> int | None:
+        """The footprint of a tile of ``sizes`` along ``rows``, None if unbounded."""
+        if not self.affine:
+            return None
+        boxes = self._boxes(rows, sizes) if self.functions else None
+        if boxes is None:
+            return self._by_images(rows, sizes)
+        total = 0
+        for array, box in boxes.items():
+            count = 1
+            for lo, hi in box:
+                count *= max(hi - lo + 1, 0)
+            info = self.scop.arrays.get(array)
+            total += count * element_size(info.decl if info is not None else None)
+        return total
+
+    def _boxes(self, rows: Sequence[Row], sizes: Sequence[int]) -> dict[str, list[tuple[int, int]]] | None:
+        """``{array: [(least, greatest) per subscript]}``, None where a bound is not a finite integer."""
+        bounds: dict[str, dict[int, tuple[int, int]]] = {}
+        for space, name, subs, _ in self.parts:
+            tile = _tile_set(space, rows, name, sizes)
+            for array, forms in subs.items():
+                per = bounds.setdefault(array, {})
+                for (d, _), (linear, consts) in forms.items():
+                    lo, hi = tile.min_val(linear), tile.max_val(linear)
+                    if not (lo.is_int() and hi.is_int()):
+                        return None
+                    lo_v, hi_v = lo.to_python() + min(consts), hi.to_python() + max(consts)
+                    if d in per:
+                        lo_v, hi_v = min(lo_v, per[d][0]), max(hi_v, per[d][1])
+                    per[d] = (lo_v, hi_v)
+        return {array: [per[d] for d in sorted(per)] for array, per in bounds.items()}
+
+    def _by_images(self, rows: Sequence[Row], sizes: Sequence[int]) -> int | None:
+        boxes: dict[str, isl.Set] = {}
+        for space, name, _, rels in self.parts:
+            tile = _tile_set(space, rows, name, sizes)
+            for array, rel in rels:
+                touched = tile.apply(rel)
+                boxes[array] = boxes[array].union(touched) if array in boxes else touched
+        total = 0
+        for array, elems in boxes.items():
+            count = 1
+            for d in range(elems.dim(isl.dim_type.set)):
+                extent = constant_extent(elems, d)
+                if extent is None:
+                    return None
+                count *= extent
+            info = self.scop.arrays.get(array)
+            total += count * element_size(info.decl if info is not None else None)
+        return total
+
+
+def _subscripts(rel: isl.Map) -> list[isl.Aff] | None:
+    """The subscripts of an access relation that is one affine function on its whole domain, else None."""
+    if not rel.is_single_valued() or not rel.domain().plain_is_universe():
+        return None
+    pma = isl.PwMultiAff.from_map(rel)
+    if pma.n_piece() != 1:
+        return None
+    pieces: list = []
+    pma.foreach_piece(lambda dom, ma: pieces.append((dom, ma)))
+    dom, ma = pieces[0]
+    if not dom.plain_is_universe():
+        return None
+    affs = [ma.get_at(d) for d in range(ma.dim(isl.dim_type.out))]
+    if any(a.dim(isl.dim_type.div) for a in affs):
+        return None
+    return affs
+
+
 def footprint(scop: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> int | None:
     """Bytes of the array elements one full tile accesses (bounding box per array), None if unbounded."""
-    boxes: dict[str, isl.Set] = {}
-    for s in scop.statements:
-        space = s.domain.get_space().drop_dims(isl.dim_type.param, 0, s.domain.dim(isl.dim_type.param))
-        tile = _tile_set(space, rows, s.name, sizes)
-        for acc in s.accesses:
-            if not acc.affine:
-                return None
-            rel = acc.relation.gist_domain(acc.relation.domain())  # the subscripts alone
-            rel = rel.project_out(isl.dim_type.param, 0, rel.dim(isl.dim_type.param))
-            touched = tile.apply(rel)
-            boxes[acc.array] = boxes[acc.array].union(touched) if acc.array in boxes else touched
-    total = 0
-    for array, elems in boxes.items():
-        count = 1
-        for d in range(elems.dim(isl.dim_type.set)):
-            extent = constant_extent(elems, d)
-            if extent is None:
-                return None
-            count *= extent
-        info = scop.arrays.get(array)
-        total += count * element_size(info.decl if info is not None else None)
-    return total
+    return TileFootprint(scop)(rows, sizes)
 
 
 def instances(scop: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> float:
@@ -194,13 +279,14 @@ def choose_sizes(
     free = [k for k in range(n) if not any(k == b for _, b in tied)]
     scored: list[tuple[bool, SizeChoice]] = []  # (enough tiles per front, choice)
     candidates = CANDIDATES if len(free) <= 2 else CANDIDATES[1:5]  # 3-D: 64 combinations, not 343
+    measure = TileFootprint(scop)
     for combo in itertools.product(candidates, repeat=len(free)):
         sizes = [0] * n
         for k, s in zip(free, combo):
             sizes[k] = s
         for a, b in tied:
             sizes[b] = sizes[a]
-        fp = footprint(scop, rows, sizes)
+        fp = measure(rows, sizes)
         if fp is None:
             continue
         slack = all(e is None or e / s >= MIN_TILES_PER_FRONT * threads

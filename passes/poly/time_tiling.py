@@ -72,6 +72,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import Literal, get_args
 
 import islpy as isl
 from pycparser import c_ast
@@ -91,8 +92,12 @@ from .tile_band import SIMD, carries
 from .tile_graph import TASK_ARRAY, TASK_BITS, depend_clause, reduce_deltas, tile_deltas
 from .tile_model import Caches, choose_sizes, machine_caches
 
-SHAPES = ("auto", "diamond", "skewed")
-SCHEDULES = ("tasks", "static")
+#: type of ``time_tile``'s property ``shape`` (any other value is refused when set)
+Shape = Literal["auto", "diamond", "skewed"]
+#: type of ``time_tile``'s property ``schedule``
+TileSchedule = Literal["tasks", "static"]
+SHAPES = get_args(Shape)
+SCHEDULES = get_args(TileSchedule)
 
 #: seconds the pass gives isl's code generation before it retries with equal tile sizes
 CODEGEN_SECONDS = 8.0
@@ -321,8 +326,8 @@ def _part(module: Module, label: str, deps: Dependences) -> Scop:
 @transformation(scope="module", requires=["dependences"], preserves=["callgraph"], reads=["function_scope", "poly_facts", "scops", "unit_scope"])
 def time_tile(
     module: Module,
-    shape: str = "auto",
-    schedule: str = "tasks",
+    shape: Shape = "auto",
+    schedule: TileSchedule = "tasks",
     tile_sizes: str = "",
     label: str = "",
     cache_size: int = 0,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from passman import Module
 
@@ -37,10 +38,14 @@ from .footprint import box_size, cache_budget, data_footprint, known_parameters
 from .scop import Scop
 from .time_tiling import time_loop_problem
 
+#: type of ``auto_schedule``'s property ``time_tiling`` (any other value is refused when set)
+TimeTilingMode = Literal["auto", "off", "diamond", "skewed"]
+#: type of ``auto_schedule``'s property ``time_tiling_schedule``
+TimeTilingSchedule = Literal["auto", "tasks", "static"]
 #: values of ``auto_schedule``'s property ``time_tiling``
-TIME_TILINGS = ("auto", "off", "diamond", "skewed")
+TIME_TILINGS = get_args(TimeTilingMode)
 #: values of ``auto_schedule``'s property ``time_tiling_schedule``
-TIME_SCHEDULES = ("auto", "tasks", "static")
+TIME_SCHEDULES = get_args(TimeTilingSchedule)
 
 #: statement instances a part needs (where its sizes are known) for time tiles to pay in
 #: ``auto`` mode: a few model tiles per thread (jacobi-2d's 64x64x128 diamonds hold 2^18)
