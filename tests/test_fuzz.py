@@ -53,7 +53,7 @@ from passman.fuzz.steps import Step, apply
 from passman.testing import outputs_match
 
 CORPUS = Path(__file__).resolve().parent / "corpus" / "fuzz"
-DEFAULT_BUDGET = 30
+DEFAULT_BUDGET = 20
 BUDGET = int(os.environ.get("PASSMAN_FUZZ") or DEFAULT_BUDGET)
 #: the seeds of the budget run (fixed: a failure reproduces with --seed)
 BUDGET_SEED = 20_000
