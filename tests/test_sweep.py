@@ -181,10 +181,10 @@ PROGRAMS["sweep_extras"] = []  # written on first use: see program_files()
 #: the programs swept on every run (the whole corpus is swept by the ``slow`` variant): dense
 #: and triangular linear algebra, stencils, dynamic programming, control flow, calls, two units
 DEFAULT = (
-    "gemm", "gemver", "lu", "cholesky", "jacobi_2d", "seidel_2d", "fdtd_2d", "doitgen",
-    "nussinov", "histogram", "prefix_sum", "control_flow", "multi_function", "pragmas",
-    "two_units", "sweep_extras",
-)  # fmt: skip  (two_mm, matmul_global, trisolv, conv2d and dot: with -m slow)
+    "gemm", "two_mm", "matmul_global", "gemver", "lu", "trisolv", "cholesky", "jacobi_2d",
+    "seidel_2d", "fdtd_2d", "doitgen", "conv2d", "nussinov", "dot", "histogram", "prefix_sum",
+    "control_flow", "multi_function", "pragmas", "two_units", "sweep_extras",
+)  # fmt: skip
 
 
 @functools.cache
