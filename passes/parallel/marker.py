@@ -126,14 +126,16 @@ class ParallelMarker:
     def merged(self, other: ParallelMarker) -> ParallelMarker:
         """The clauses of both markers (a collapsed nest: one pragma for several loops).
 
-        The outer marker's (``self``) condition stays: it weighs the whole nest.
+        The outer marker's (``self``) condition stays, alone: it weighs the whole
+        nest, and the inner one's may name the outer loop's index, unknown
+        where the pragma stands.
         """
         return ParallelMarker(
             _union(self.private, other.private),
             _union(self.lastprivate, other.lastprivate),
             _union(self.reductions, other.reductions),
-            self.condition or other.condition,
-            self.versioned if self.condition else other.versioned,
+            self.condition,  # the inner loop's may name the outer index (fuzz seed 140219)
+            self.versioned,
         )
 
 

@@ -116,7 +116,7 @@ def convex_hull(s: isl.Set) -> isl.BasicSet:
     unions go to isl's ``convex_hull``, which honours the budget (the dual
     does not).
     """
-    s = s.remove_redundancies()
+    s = s.remove_redundancies().remove_divs()  # local variables left unused: coefficients refuses them
     if sum(len(b.get_constraints()) for b in s.get_basic_sets()) > MAX_DUAL_CONSTRAINTS:
         return s.convex_hull()
     points = s.coefficients().solutions()

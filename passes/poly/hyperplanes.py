@@ -152,7 +152,9 @@ def _linear(terms: list[tuple[int, str | int]]) -> tuple[dict[str, int], int]:
 def _farkas(program: _Program, rel: isl.Map, src: list[str | int], snk: list[str | int],
             o_src: str, o_snk: str) -> None:  # fmt: skip
     """Constrain ``phi_snk(y) - phi_src(x) >= 0`` on ``rel`` (coefficient lists per dimension)."""
-    coef_set = rel.wrap().coefficients().flatten()
+    # isl's Farkas takes no local variables: a superset of the pairs (divs dropped) asks more
+    # of the row, never less (fuzz seed 140055: a strided dependence)
+    coef_set = rel.wrap().remove_divs().coefficients().flatten()
     n_par = rel.dim(isl.dim_type.param)
     n_src, n_snk = rel.dim(isl.dim_type.in_), rel.dim(isl.dim_type.out)
     # coefficient-space dims: c_cst, params, source dims, sink dims; each a linear expression
