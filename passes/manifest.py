@@ -72,6 +72,7 @@ PASSES = {
     'scalarization': ('passman.passes.parallel.privatize', 'transformation', 'module', '', 'Replace array elements that a loop body accesses at one invariant place by a scalar.', (('scalarization_break_perfect_nest', 'bool', 'False', 'also scalarize in the body of a parallel loop whose body is a parallel loop'),)),
     'privatize': ('passman.passes.parallel.privatize', 'transformation', 'loop', '', 'Declare the private scalars of ``loop`` in its body (``private_variables`` says which).', ()),
     'accumulate_in_place': ('passman.passes.scalar.accumulate', 'transformation', 'module', '', 'Accumulate into the array element a scalar accumulator is stored into, instead of the scalar.', ()),
+    'specialize_sizes': ('passman.passes.scalar.sizes', 'transformation', 'module', '', 'Give each size macro the build chooses (``-DLARGE_DATASET``, ``#ifndef N``) the value parsed.', ()),
     'forward_substitute': ('passman.passes.scalar.substitution', 'transformation', 'module', '', 'Replace the uses of a scalar by the expression last assigned to it, in the same basic block.', ()),
     'induction_substitution': ('passman.passes.scalar.substitution', 'transformation', 'module', '', 'Replace induction variables of counted loops by affine functions of the loop index.', ()),
     'partial_eval': ('passman.passes.scalar.substitution', 'transformation', 'module', '', 'Propagate integer constants and fold integer expressions; decide constant conditions.', ()),

@@ -24,6 +24,7 @@ from .registry import (
     register_property,
     transformation,
 )
+from .size_macros import specialize as specialize_size_macros
 from .unit import CompilationUnit
 from .workspace import Workspace
 
@@ -61,5 +62,6 @@ __all__ = [
     "analysis",
     "register_backend",
     "register_property",
+    "specialize_size_macros",
     "transformation",
 ]

@@ -27,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,8 +37,9 @@ from .astutil import IndexDesignator, deepest
 from .ctype import UNKNOWN, compatible, decay, is_known, unqualified
 from .errors import InvalidInput, located
 from .gnu_extensions import GnuLexer, UnsupportedExtension, apply_attributes
-from .macro_constants import mark_macro_constants
+from .macro_constants import MacroCoord, mark_macro_constants
 from .semantic import SemanticChecker
+from .size_macros import build_chosen_macros, name_size_macros
 from .statement_comments import attach_comments
 
 #: Include folders searched before any ``-I`` of the user (library headers).
@@ -374,7 +376,10 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
     ast = parse_text(text, str(p))
     check_nesting(ast, str(p))
     check_and_resolve(ast, text)
-    mark_macro_constants(ast, source, text, str(p), p, lambda probe: preprocess(probe, cppflags or []))
+    if mark_macro_constants(ast, source, text, str(p), p, lambda probe: preprocess(probe, cppflags or [])):
+        macros = {c.macro for c in _macro_coords(ast)}
+        chosen = build_chosen_macros(macros, lambda extra: preprocess(p, [*(cppflags or []), *extra]))
+        name_size_macros(ast, str(p), chosen)
     attach_comments(ast, source, str(p))
     return ParsedFile(
         path=p,
@@ -385,6 +390,15 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
         macros=scan_directives(source, everything=True),
         source=source,
     )
+
+
+def _macro_coords(ast: c_ast.FileAST) -> Iterator[MacroCoord]:
+    stack: list[c_ast.Node] = [ast]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.Constant) and isinstance(n.coord, MacroCoord):
+            yield n.coord
+        stack.extend(c for _, c in n.children())
 
 
 def parse_string(code: str, filename: str = "<string>") -> c_ast.FileAST:

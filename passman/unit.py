@@ -15,6 +15,7 @@ from .frontend import scan_directives
 from .macro_constants import MacroCoord
 from .module import Modules
 from .printer import to_c
+from .size_macros import specialized
 from .source_text import Item, assign_items, splice, tokenize, top_level_items
 
 if TYPE_CHECKING:
@@ -82,18 +83,23 @@ class OriginalSource:
     @cached_property
     def macro_values(self) -> dict[str, str]:
         """The integer value each macro gave a constant of the original nodes (one value per macro)."""
-        seen: dict[str, set[str]] = {}
-        for node in self.pristine:
-            for n in walk(node):
-                c = n.coord
-                if isinstance(n, c_ast.Constant) and isinstance(c, MacroCoord) and _INTEGER.match(c.expansion):
-                    seen.setdefault(c.macro, set()).add(c.expansion)
-        return {m: v.pop() for m, v in sorted(seen.items()) if len(v) == 1}
+        return macro_values(self.pristine)
 
     def same_meaning(self, macro: str, a: int, b: int) -> bool:
         """Whether ``macro`` means the same on lines ``a`` and ``b``: nothing between (re)defines it."""
         lo, hi = min(a, b), max(a, b)
         return not any(lo <= n <= hi for key in (macro, "") for n in self.macro_lines.get(key, ()))
+
+
+def macro_values(nodes: list[c_ast.Node]) -> dict[str, str]:
+    """The integer value each macro gave a constant under ``nodes`` (macros with one value only)."""
+    seen: dict[str, set[str]] = {}
+    for node in nodes:
+        for n in walk(node):
+            c = n.coord
+            if isinstance(n, c_ast.Constant) and isinstance(c, MacroCoord) and _INTEGER.match(c.expansion):
+                seen.setdefault(c.macro, set()).add(c.expansion)
+    return {m: v.pop() for m, v in sorted(seen.items()) if len(v) == 1}
 
 
 class CompilationUnit:
@@ -272,9 +278,15 @@ class CompilationUnit:
 
         The passes read the values (``N`` is 1000 to the dependence tests, to
         the polyhedral scheduler, to the clauses they write), so code they
-        changed is right for those values only, even where it says ``N``.
+        changed is right for those values only, even where it says ``N``:
+        every macro whose value was in the file as parsed, or is in it now
+        (:func:`passman.size_macros.specialize`). A size macro the build
+        chooses is a name to the passes where C allows one
+        (:mod:`passman.size_macros`), so it is in the guard only where C
+        wanted its value (a file-scope array, a ``case``) or a pass put it back.
         """
-        values = orig.macro_values
+        found = {**orig.macro_values, **macro_values(self.own_nodes), **specialized(self.ast)}
+        values = dict(sorted(found.items()))
         if not values:
             return ""
         test = " || ".join(f"(defined({m}) && {m} != {v})" for m, v in values.items())

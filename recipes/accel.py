@@ -47,6 +47,11 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
     if transfers not in ("optimized", "naive"):
         raise InvalidInput(f"error: transfers must be 'optimized' or 'naive', not '{transfers}'")
     kept = {h.strip() for h in host.split(",") if h.strip()}
+    for m in ws.all_functions:  # kernels and transfers are shaped by the sizes: the parsed ones
+        try:
+            ws.apply("specialize_sizes", m)
+        except PassFailed:
+            pass  # no size macro chosen by the build there
     names = [m.name for m in ws.all_functions if not m.name.startswith("p4a_") and m.name not in kept]
     if transfers == "optimized":
         start = ws.checkpoint()

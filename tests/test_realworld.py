@@ -20,6 +20,7 @@ function with no model gets one warning.
 from __future__ import annotations
 
 import os
+import subprocess
 import warnings
 from pathlib import Path
 
@@ -144,6 +145,22 @@ def test_polybench_two_files_build_and_run(dataset, tmp_path, capsys):
     assert f"size {size}" in got.out
     assert (out / "gemm.c").read_text().count("#pragma omp") >= 1
     assert "#include <sys/resource.h>" in (out / "polybench.c").read_text()
+
+
+def test_polybench_output_selects_its_size_at_build_time(tmp_path, capsys):
+    """Transformed once at the default size; ``make CPPFLAGS=-DLARGE_DATASET`` then builds the large one."""
+    kernel, utilities = POLYBENCH / "gemm.c", POLYBENCH / "utilities" / "polybench.c"
+    include = POLYBENCH / "utilities"
+    out = tmp_path / "out"
+    assert cli(["run", "openmp", str(kernel), str(utilities), "-I", str(include), "-o", str(out), "-q"]) == 0
+    assert "#error" not in (out / "gemm.c").read_text()
+    for dataset in ("MINI_DATASET", "LARGE_DATASET"):
+        subprocess.run(["make", "-C", str(out), "clean"], capture_output=True, check=True)
+        got = subprocess.run(["make", "-s", "-C", str(out), "run", f"CPPFLAGS=-I{include} -D{dataset}"],
+                             capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "2"})
+        assert got.returncode == 0, got.stderr
+        ref = reference_output([kernel, utilities], cppflags=[f"-I{include}", f"-D{dataset}"])
+        assert outputs_match(ref.stdout, got.stdout, rtol=RTOL, atol=RTOL), (dataset, got.stdout, ref.stdout)
 
 
 # ---------------------------------------------------------------------------- GNU C refused

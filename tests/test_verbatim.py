@@ -9,6 +9,7 @@ whole corpus untouched.
 
 from __future__ import annotations
 
+import subprocess
 import textwrap
 
 import pytest
@@ -121,7 +122,11 @@ def test_constants_written_as_macros_keep_their_name(program):
 def test_constants_are_marked_where_the_user_wrote_a_macro(program):
     ws = Workspace(program)
     marked = {(c.coord.line, c.coord.macro) for c in _constants(ws) if isinstance(c.coord, MacroCoord)}
-    assert marked == {(11, "N"), (17, "M"), (25, "N"), (32, "N")}
+    assert marked == {(11, "N"), (25, "N"), (32, "N")}
+    # M is chosen by the build (-DSMALL): the passes see the name, not 4
+    named = {(n.coord.line, n.name) for cu in ws.compilation_units for node in cu.own_nodes
+             for n in walk(node) if isinstance(n, c_ast.ID) and isinstance(n.coord, MacroCoord)}
+    assert named == {(17, "M")}
 
 
 def _constants(ws):
@@ -388,22 +393,39 @@ def test_polybench_untouched_is_byte_identical(gemm):
     assert Workspace(gemm).compilation_units[0].code == GEMM_C
 
 
-def test_polybench_openmp(gemm, tmp_path):
+@pytest.mark.parametrize("poly", [False, True])
+def test_polybench_openmp_output_selects_its_size_at_build_time(gemm, poly, tmp_path):
     ws = Workspace(gemm)
-    load_recipe("openmp").main(ws, poly=False)
+    load_recipe("openmp").main(ws, poly=poly)
     code = ws.compilation_units[0].code
     for name in ("/* DCE code.", "int main(int argc"):  # untouched functions: as written
         assert span(code, name) == span(GEMM_C, name)
     assert code.startswith(GEMM_C[:GEMM_C.index("static\nvoid init_array")])
     kernel = span(code, "static void kernel_gemm")
     assert "#pragma omp parallel for" in kernel
-    assert "double C[NI + 0][NJ + 0]" in kernel and "i < _PB_NI" in kernel and "k < _PB_NK" in kernel
-    assert "60" not in kernel.split("#pragma omp")[0]
-    assert_same_output([gemm], ws, **OPENMP)
-    # the code is right for the sizes passman saw: another size stops the build, by name
+    assert "double C[NI + 0][NJ + 0]" in kernel and "< _PB_NI" in kernel and "< _PB_NK" in kernel
+    assert "60" not in kernel and "70" not in kernel
+    assert "#pragma scop" in kernel and "#pragma endscop" in kernel
+    # the passes saw NI, NJ, NK as unknowns: no guard, and -DSMALL_DATASET / -DLARGE_DATASET work
+    assert "#error" not in code
     out = ws.save(tmp_path / "out")
-    with pytest.raises(Exception, match="NI == 60, NJ == 70, NK == 80"):
-        build_and_run(out, cppflags=["-DSMALL_DATASET"], cflags=["-fopenmp"], libs=["-fopenmp"])
+    for dataset in ([], ["-DSMALL_DATASET"], ["-DLARGE_DATASET"]):
+        got = build_and_run(out, cppflags=dataset, **OPENMP)
+        assert got.stdout == reference_output([gemm], cppflags=dataset).stdout, dataset
+
+
+def test_accelerator_recipes_use_the_parsed_sizes_and_keep_the_guard(gemm, tmp_path):
+    ws = Workspace(gemm)
+    load_recipe("opencl").main(ws)
+    code = ws.compilation_units[0].code
+    assert "p4a_launcher_" in code  # gemm's nests became kernels
+    assert '#error "passman transformed gemm.c for NI == 60, NJ == 70, NK == 80' in code
+    out = tmp_path / "out"
+    ws.render("opencl", out)
+    other = subprocess.run(["make", "-C", str(out), "CPPFLAGS=-Ipassman_lib -DSMALL_DATASET"],
+                           capture_output=True, text=True)
+    assert other.returncode != 0 and "NI == 60, NJ == 70, NK == 80" in other.stderr
+    assert subprocess.run(["make", "-C", str(out)], capture_output=True).returncode == 0
 
 
 def test_polybench_openmp_with_the_build_sizes(gemm):

@@ -66,13 +66,21 @@ def user_labels(root: c_ast.Node, generated: Iterable[str]) -> list[c_ast.Label]
 
 
 def pragmas_before(parent: c_ast.Node, stmt: c_ast.Node) -> list[c_ast.Pragma]:
-    """The ``#pragma`` lines right before ``stmt`` in its block (they apply to it)."""
+    """The ``#pragma`` lines right before ``stmt`` in its block (they apply to it).
+
+    ``#pragma scop`` / ``endscop`` mark a region, not a statement: they and
+    the lines above them are not ``stmt``'s.
+    """
     items = getattr(parent, "block_items", None) or []
     i = next((k for k, n in enumerate(items) if n is stmt), 0)
     j = i
-    while j > 0 and isinstance(items[j - 1], c_ast.Pragma):
+    while j > 0 and isinstance(items[j - 1], c_ast.Pragma) and items[j - 1].string.split()[:1] not in _MARKS:
         j -= 1
     return items[j:i]
+
+
+#: pragmas that mark a region of code (PolyBench, Pluto, PPCG), not the statement after them
+_MARKS = (["scop"], ["endscop"])
 
 
 def detach_pragmas(parent: c_ast.Node, stmt: c_ast.Node) -> list[c_ast.Pragma]:
