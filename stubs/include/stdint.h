@@ -10,10 +10,13 @@ typedef short int16_t;
 typedef int int32_t;
 typedef long int64_t;
 #endif
+#ifndef __passman_uintN_t
+#define __passman_uintN_t
 typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
 typedef unsigned long uint64_t;
+#endif
 
 /* Minimum-width and fastest types. */
 typedef signed char int_least8_t;

@@ -20,7 +20,10 @@ typedef long off_t;
 typedef char *va_list;          /* see <stdarg.h> */
 #endif
 
+#ifndef __passman_FILE
+#define __passman_FILE
 typedef struct _IO_FILE FILE;   /* opaque */
+#endif
 typedef struct _G_fpos_t {
     long __pos;
     struct {

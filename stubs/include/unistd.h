@@ -28,7 +28,10 @@ typedef unsigned int useconds_t;
 typedef unsigned int uid_t;
 typedef unsigned int gid_t;
 #endif
+#ifndef __passman_socklen_t
+#define __passman_socklen_t
 typedef unsigned int socklen_t;
+#endif
 #ifndef __passman_intptr_t
 #define __passman_intptr_t
 typedef long intptr_t;

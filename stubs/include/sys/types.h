@@ -54,8 +54,11 @@ typedef unsigned long ino_t;
 typedef unsigned long nlink_t;
 typedef long blksize_t;
 typedef long blkcnt_t;
+#ifndef __passman_fsblkcnt_t
+#define __passman_fsblkcnt_t
 typedef unsigned long fsblkcnt_t;
 typedef unsigned long fsfilcnt_t;
+#endif
 typedef int key_t;
 typedef long loff_t;
 typedef int daddr_t;
