@@ -145,10 +145,12 @@ def is_complete_object(t: CType) -> bool | None:
 def arithmetic_result(a: CType, b: CType) -> CType:
     """The type of ``a op b`` for arithmetic operands (the usual conversions, roughly)."""
     if a.kind == "float" or b.kind == "float":
-        names = {a.name, b.name}
+        floats = [t.name for t in (a, b) if t.kind == "float"]
+        bases = {n.removesuffix(" _Complex") for n in floats}
+        suffix = " _Complex" if any(n.endswith("_Complex") for n in floats) else ""
         for n in ("long double", "double", "float"):
-            if n in names:
-                return CType("float", n)
+            if n in bases:
+                return CType("float", n + suffix)
         return DOUBLE
     if a.kind == b.kind == "int":
         return INT

@@ -252,6 +252,33 @@ int main(void)
 """
 
 
+COMPLEX = r"""
+#include <complex.h>
+#include <stdio.h>
+
+#define kind(x) _Generic((x), float: 1, double: 2, long double: 3, float _Complex: 4, \
+                         double _Complex: 5, long double _Complex: 6, default: 0)
+
+int main(void)
+{
+    float _Complex z = 1.0f + 2.0f * I;
+    double _Complex w = 3.0 - 1.0 * I;
+    float f = 0.5f;
+    printf("%d %d %d %d %d %d\n", kind(z + f), kind(f * z), kind(z * 2.0), kind(w + f),
+           kind((long double)1 + z), kind(f + f));
+    printf("%zu %zu %.2f\n", sizeof(z + f), sizeof(w * z), cabs(z * w));
+    return 0;
+}
+"""
+
+
+def test_complex_arithmetic_has_the_types_gcc_gives(write_c, tmp_path):
+    src = write_c(COMPLEX, "cplx.c")
+    assert reference_output([src]).stdout.splitlines()[0] == "4 4 5 5 6 1"
+    ws = parallelized([src])
+    assert_prints_the_same(ws, [src], tmp_path / "out", "cplx")
+
+
 def test_gnu_c_is_accepted_and_behaves_the_same(write_c, tmp_path):
     src = write_c(ACCEPTED, "gnu_ok.c")
     ws = parallelized([src])
