@@ -201,3 +201,85 @@ void f(double *a)
     inner = ws["f"].all_loops[1]
     work = loop_work(inner)
     assert work.value is None and work.bound is not None and 22 <= work.bound <= 2 * 110  # intervals: loose, sound
+
+
+CALLED_IN_LOOP = """
+#include <stdio.h>
+#define N 300
+static double A[N], B[N];
+static void smooth(int n, double a[n], double b[n])
+{
+    for (int i = 1; i < n - 1; i++)
+        b[i] = 0.25 * (a[i - 1] + 2.0 * a[i] + a[i + 1]);
+    for (int i = 1; i < n - 1; i++)
+        a[i] = b[i];
+}
+int main(void)
+{
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        A[i] = B[i] = (i * 7) % 11;
+    for (int t = 0; t < 500; t++)
+        smooth(N, A, B);
+    for (int i = 0; i < N; i++)
+        s += A[i];
+    printf("%.6f\\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("poly", [False, True])
+def test_a_function_called_in_a_loop_opens_its_regions_once_per_call(write_c, tmp_path, poly):
+    src = write_c(CALLED_IN_LOOP)
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws, poly=poly)
+    assert omp_lines(ws["smooth"].code) == []  # 298 statements per region, 500 calls
+    if not poly:
+        why = why_sequential(ws["smooth"].all_loops[0])
+        assert "would open once per call (inside smooth, called inside l4 of main)" in why, why
+        assert f"under {REGION_WORK}" in why
+    # called once, the same loops pay (300 x 500 would not: this is the caller's loop at work)
+    once = Workspace(write_c(CALLED_IN_LOOP.replace("for (int t = 0; t < 500; t++)\n        ", ""), "once.c"))
+    load_recipe("openmp").main(once, poly=False, min_work=0)
+    assert len(omp_lines(once["smooth"].code)) == 2
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=60)
+    assert got.stdout == reference_output([src]).stdout
+
+
+def test_region_runs_counts_a_wavefront_exactly(write_c):
+    from passman.passes.parallel.work_count import region_runs
+
+    ws = Workspace(write_c("""
+void f(double a[64][64])
+{
+    for (int c0 = -1; 16 * c0 < 64; c0++)
+        for (int c1 = (0 > 32 * c0 - 62 ? 0 : 32 * c0 - 62); c1 <= (62 < 32 * c0 + 30 ? 62 : 32 * c0 + 30); c1 += 32)
+            for (int c2 = c1; c2 < (64 < c1 + 32 ? 64 : c1 + 32); c2++)
+                for (int c3 = 0; c3 <= c2 % 5; c3++)
+                    a[c2][c3] = 1.0;
+}
+"""))
+    outer, front = ws["f"].all_loops[0].node, ws["f"].all_loops[1].node
+    openings, inside = region_runs(outer, front, ws["f"])
+    # what running the nest counts, statement by statement, under the model's conventions
+    runs, total = 0, 0
+    for c0 in range(-1, 4):
+        runs += 1
+        c1 = max(0, 32 * c0 - 62)
+        while c1 <= min(62, 32 * c0 + 30):
+            total += 1 + sum(1 + sum(1 + 1 for _ in range(c2 % 5 + 1)) for c2 in range(c1, min(64, c1 + 32)))
+            c1 += 32
+    assert (openings, inside) == (runs, total)
+    assert region_runs(outer, front, ws["f"]) is not None
+
+
+def test_a_wavefront_of_small_fronts_stays_sequential(tmp_path):
+    ws = Workspace(str(CORPUS / "trisolv.c"))
+    load_recipe("openmp").main(ws)
+    fronts = [lp for lp in ws["kernel_trisolv"].all_loops if "too little work" in (why_sequential(lp) or "")]
+    assert fronts and all("run(s) of the loop for" in why_sequential(lp) for lp in fronts)
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=60)
+    assert outputs_match(reference_output([CORPUS / "trisolv.c"]).stdout, got.stdout, 1e-9, 1e-9)

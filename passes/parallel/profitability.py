@@ -67,6 +67,7 @@ from ..cfacts.types import expr_arith_type
 from .marker import block_of, clauses, pragmas_of, replace_pragma
 from .ompify import version_loop
 from .verdicts import loop_header
+from .work_count import region_runs
 
 __all__ = [
     "FORK_JOIN_NS",
@@ -258,6 +259,9 @@ def _interval(e: c_ast.Node, env: dict[str, Interval]) -> Interval | None:
             return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
         case c_ast.BinaryOp(op="+" | "-" | "*" | "/" | "%"):
             a, b = _interval(e.left, env), _interval(e.right, env)
+            if e.op == "%" and a is None and b is not None and not b[0] <= 0 <= b[1]:
+                m = max(abs(b[0]), abs(b[1])) - 1
+                return -m, m  # whatever the dividend: |a % b| < |b|
             if a is None or b is None:
                 return None
             if e.op == "+":
@@ -405,6 +409,38 @@ def _label(node: c_ast.Node, module: Module) -> str:
     return {c_ast.While: "while", c_ast.DoWhile: "do-while"}.get(type(node), "for") + f" at {where(node)}"
 
 
+def repeated_call(module: Module) -> str | None:
+    """Where ``module``'s function is called over and over, or None.
+
+    A call inside a loop of a caller (or in a function that is itself
+    called so, or a recursive one): each parallel region of the function
+    then opens once per call, like a region inside a sequential loop.
+    Returns the place in words (``"inside loop l2 of main"``).
+    """
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        m = todo.pop()
+        if m.name in seen:
+            if m.name == module.name:
+                return f"recursively by {module.name}"
+            continue
+        seen.add(m.name)
+        for caller in m.callers:
+            parents = parent_map(caller.ast)
+            for call in walk(caller.ast.body):
+                if not (isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID)
+                        and call.name.name == m.name):
+                    continue
+                node = parents.get(id(call))
+                while node is not None:
+                    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+                        return f"inside {_label(node, caller)} of {caller.name}"
+                    node = parents.get(id(node))
+            todo.append(caller)
+    return None
+
+
 @dataclass(frozen=True)
 class Profitability:
     """Whether a parallel region on a loop pays: ``parallel``, the run-time ``condition`` ("" none), why."""
@@ -433,13 +469,19 @@ def profitability(
     around = enclosing_loops(loop)
     sequential = [n for n in around if not parallel(n)]
     runs = _executions(sequential, around, loop.module) if sequential else 1
+    caller = repeated_call(loop.module)
+    if caller is not None:
+        runs = None
     repeated = runs is None or runs > 1
     threshold = max(min_work, region_work) if repeated else min_work
     work = loop_work(loop, around)
     if repeated:
         names = ", ".join(_label(n, loop.module) for n in sequential)
-        times = f"{runs} times" if runs is not None else "once per iteration"
-        where_ = (f"a parallel region here would open {times} (inside the sequential loop(s) {names}) "
+        times = (f"{runs} times" if runs is not None else "once per iteration" if names else "once per call")
+        inside = [f"the sequential loop(s) {names}"] if names else []
+        if caller is not None:
+            inside.append(f"{loop.module.name}, called {caller}")
+        where_ = (f"a parallel region here would open {times} (inside {' and '.join(inside)}) "
                   f"for {work.text} statement execution(s) each")
         what = "parallel_region_work"
     else:
@@ -447,6 +489,17 @@ def profitability(
         what = "parallel_min_work"
     if threshold <= 0:
         return Profitability(True)
+    if work.value is None and not any(parallel(n) for n in around):
+        counted = region_runs(around[0] if around else loop.node, loop.node, loop.module)
+        if counted is not None and counted[0] > 0:  # constant bounds: the headers were run
+            openings, inside = counted
+            each = inside // openings
+            if each >= threshold:
+                return Profitability(True)
+            text = (f"{openings} run(s) of the loop for {each} statement execution(s) each on average"
+                    if openings > 1 else f"{each} statement execution(s)")
+            return Profitability(False, "", f"too little work to run in parallel: {where_.split(' for ')[0]}"
+                                            f" ({text}), under {threshold} (property {what})")
     if work.value is not None:
         if work.value >= threshold:
             return Profitability(True)

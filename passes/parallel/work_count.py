@@ -1,0 +1,217 @@
+"""Exact work of loop nests whose bounds are constants, by running their headers.
+
+The profitability model (:mod:`.profitability`) counts statement executions
+from closed forms and interval bounds. Code that ``auto_schedule`` generated
+(a wavefront: a sequential loop over fronts around a parallel loop over the
+tiles of a front, bounds full of ``min``/``max`` and skewed indices) defeats
+both: the trip count of a front depends on the front, and interval bounds of
+skewed indices are loose by orders of magnitude. When every bound is a
+constant expression of the loop indices, the nest's headers can simply be
+run: this module evaluates the loops' ``init``/``cond``/``next`` (never their
+bodies' statements) and counts, with the model's conventions, the statement
+executions of each run of a target loop and how many times it runs. A
+budget of loop iterations keeps it cheap (an innermost loop without inner
+control is counted from its bounds without iterating); past it, or on
+anything it cannot evaluate, the answer is None and the model keeps its
+estimate.
+"""
+
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from passman import Module
+from passman.astutil import walk
+
+from ..cfacts.sideeffects import writes
+
+#: loop iterations simulated at most per question
+BUDGET = 20_000
+
+
+class _Unknown(Exception):
+    """Something the counter cannot evaluate: the caller gets None."""
+
+
+def evaluate(e: c_ast.Node, env: dict[str, int]) -> int:
+    """The value of the integer expression ``e`` (C semantics: division truncates) under ``env``."""
+    match e:
+        case c_ast.Constant(type="int" | "long int" | "long long int" | "unsigned int" | "unsigned long int"):
+            text = e.value.rstrip("uUlL")
+            if text[:2] in ("0x", "0X"):
+                return int(text, 16)
+            return int(text, 8) if len(text) > 1 and text[0] == "0" else int(text)
+        case c_ast.ID():
+            if e.name in env:
+                return env[e.name]
+        case c_ast.Cast():
+            return evaluate(e.expr, env)
+        case c_ast.UnaryOp(op="-"):
+            return -evaluate(e.expr, env)
+        case c_ast.UnaryOp(op="+"):
+            return evaluate(e.expr, env)
+        case c_ast.UnaryOp(op="!"):
+            return int(not evaluate(e.expr, env))
+        case c_ast.TernaryOp():
+            return evaluate(e.iftrue if evaluate(e.cond, env) else e.iffalse, env)
+        case c_ast.BinaryOp(op="&&"):
+            return int(bool(evaluate(e.left, env)) and bool(evaluate(e.right, env)))
+        case c_ast.BinaryOp(op="||"):
+            return int(bool(evaluate(e.left, env)) or bool(evaluate(e.right, env)))
+        case c_ast.BinaryOp():
+            a, b = evaluate(e.left, env), evaluate(e.right, env)
+            match e.op:
+                case "+":
+                    return a + b
+                case "-":
+                    return a - b
+                case "*":
+                    return a * b
+                case "/" | "%" if b != 0:
+                    q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
+                    return q if e.op == "/" else a - q * b
+                case "<":
+                    return int(a < b)
+                case "<=":
+                    return int(a <= b)
+                case ">":
+                    return int(a > b)
+                case ">=":
+                    return int(a >= b)
+                case "==":
+                    return int(a == b)
+                case "!=":
+                    return int(a != b)
+    raise _Unknown
+
+
+class _Counter:
+    def __init__(self, module: Module, target: c_ast.Node | None):
+        self.module = module
+        self.target = target
+        self.budget = BUDGET
+        self.openings = 0
+        self.inside = 0  # statement executions inside the target's runs
+
+    def count(self, stmt: c_ast.Node | None, env: dict[str, int]) -> int:
+        """Statement executions of one run of ``stmt`` (the model's conventions)."""
+        if stmt is self.target and stmt is not None:
+            n = self._count(stmt, env)
+            self.openings += 1
+            self.inside += n
+            return n
+        return self._count(stmt, env)
+
+    def _count(self, stmt: c_ast.Node | None, env: dict[str, int]) -> int:
+        match stmt:
+            case None | c_ast.EmptyStatement() | c_ast.Pragma() | c_ast.Decl(init=None):
+                return 0
+            case c_ast.Compound():
+                return sum(self.count(s, env) for s in stmt.block_items or [])
+            case c_ast.Label():
+                return self.count(stmt.stmt, env)
+            case c_ast.If():
+                return 1 + self.count(stmt.iftrue if evaluate(stmt.cond, env) else stmt.iffalse, env)
+            case c_ast.For():
+                return self._loop(stmt, env)
+            case c_ast.While() | c_ast.DoWhile() | c_ast.Switch() | c_ast.Goto() | c_ast.Break() \
+                    | c_ast.Continue() | c_ast.Return():
+                raise _Unknown
+        if any(isinstance(n, c_ast.FuncCall) for n in walk(stmt)) and _calls_loops(stmt, self.module):
+            raise _Unknown
+        return 1
+
+    def _loop(self, loop: c_ast.For, env: dict[str, int]) -> int:
+        index, value = _start(loop.init, env)
+        step = _step(loop.next, index, env)
+        if step == 0 or loop.cond is None or _written(loop.stmt, index, loop.cond):
+            raise _Unknown
+        inner = dict(env)
+        simple = self.target is None or not any(n is self.target for n in walk(loop.stmt))
+        if simple and index not in _control_names(loop.stmt):
+            inner[index] = value
+            body = self.count(loop.stmt, inner)  # the same at every iteration: count it once
+            trips = self._trips(loop, index, value, step, inner)
+            return trips * (body + 1)
+        total = 0
+        while True:
+            inner[index] = value
+            if not evaluate(loop.cond, inner):
+                return total
+            self._spend()
+            total += self.count(loop.stmt, inner) + 1
+            value += step
+
+    def _trips(self, loop: c_ast.For, index: str, value: int, step: int, env: dict[str, int]) -> int:
+        trips = 0
+        while True:
+            env[index] = value
+            if not evaluate(loop.cond, env):
+                return trips
+            trips += 1
+            value += step
+            if trips % 64 == 0:
+                self._spend()
+
+    def _spend(self) -> None:
+        self.budget -= 1
+        if self.budget < 0:
+            raise _Unknown
+
+
+def _control_names(body: c_ast.Node) -> set[str]:
+    """The names the loop headers and conditions under ``body`` read."""
+    out: set[str] = set()
+    for n in walk(body):
+        parts = [n.init, n.cond, n.next] if isinstance(n, c_ast.For) else [n.cond] if isinstance(n, c_ast.If) else []
+        for part in parts:
+            if part is not None:
+                out |= {x.name for x in walk(part) if isinstance(x, c_ast.ID)}
+    return out
+
+
+def _start(init: c_ast.Node | None, env: dict[str, int]) -> tuple[str, int]:
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1 and init.decls[0].init is not None:
+        return init.decls[0].name, evaluate(init.decls[0].init, env)
+    if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+        return init.lvalue.name, evaluate(init.rvalue, env)
+    raise _Unknown
+
+
+def _step(nxt: c_ast.Node | None, index: str, env: dict[str, int]) -> int:
+    match nxt:
+        case c_ast.UnaryOp(op="p++" | "++", expr=c_ast.ID(name=n)) if n == index:
+            return 1
+        case c_ast.UnaryOp(op="p--" | "--", expr=c_ast.ID(name=n)) if n == index:
+            return -1
+        case c_ast.Assignment(op="+=" | "-=", lvalue=c_ast.ID(name=n)) if n == index:
+            v = evaluate(nxt.rvalue, env)
+            return v if nxt.op == "+=" else -v
+    raise _Unknown
+
+
+def _written(body: c_ast.Node, index: str, cond: c_ast.Node) -> bool:
+    """Whether the body writes the index or a variable of the condition."""
+    names = {index} | {n.name for n in walk(cond) if isinstance(n, c_ast.ID)}
+    return any(w.base is not None and w.base.name in names for w in writes(body))
+
+
+def _calls_loops(stmt: c_ast.Node, module: Module) -> bool:
+    for n in walk(stmt):
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
+            callee = module.ws.callee(n.name.name)
+            if callee is not None and not callee.is_stub and any(
+                    isinstance(x, (c_ast.For, c_ast.While, c_ast.DoWhile)) for x in walk(callee.ast)):
+                return True
+    return False
+
+
+def region_runs(top: c_ast.For, target: c_ast.For, module: Module) -> tuple[int, int] | None:
+    """How many times ``target`` runs in one run of ``top`` (entered with no index known), and the
+    statement executions of all those runs together; None when the headers cannot be run."""
+    counter = _Counter(module, target)
+    try:
+        counter.count(top, {})
+    except (_Unknown, RecursionError):
+        return None
+    return counter.openings, counter.inside
