@@ -13,6 +13,9 @@ sizes rewritten is built these ways:
 * ``gcc``: the original, ``gcc -O3`` (sequential; the baseline of the ratios);
 * ``coarse``: ``passman run openmp --set poly=false`` (the coarse-grain path:
   the parallel space loops of each time step, a fork/join per nest);
+* ``recipe``: ``passman run openmp`` as it is (``auto_schedule`` chooses the
+  time tiling, its shape and its traversal from the model, then the
+  profitability rules);
 * ``wavefront``: ``auto_schedule(force_wavefront=True, pragma="omp parallel for")``
   on the kernel (the recipe's scheduler, forced to its pipelined wavefront of
   time tiles, a barrier per front; in-process: ``--set auto_schedule_*`` on the
@@ -71,7 +74,7 @@ STENCILS: dict[str, tuple[str, dict[str, int], dict[str, int]]] = {
     "seidel_2d": ("kernel_seidel_2d", {"TSTEPS": 100, "N": 500}, {"TSTEPS": 6, "N": 6000}),
 }
 
-VARIANTS = ("gcc", "coarse", "wavefront", "tile-static", "tile-tasks", "polly")
+VARIANTS = ("gcc", "coarse", "recipe", "wavefront", "tile-static", "tile-tasks", "polly")
 
 
 def build_in_process(src: Path, folder: Path, function: str, call: str, **options) -> tuple[Path, Measure]:
@@ -102,6 +105,8 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
             built[v] = build_gcc(src, folder / v)
         elif v == "coarse":
             built[v] = build_passman(src, folder / v, ["poly=false"])
+        elif v == "recipe":
+            built[v] = build_passman(src, folder / v, [])
         elif v == "wavefront":
             built[v] = build_in_process(src, folder / v, function, "auto_schedule",
                                         force_wavefront=True, pragma="omp parallel for")
@@ -132,7 +137,7 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
 
 def table(rows: dict[tuple[str, str], dict[str, Measure]], variants: list[str]) -> str:
     """Markdown: gcc median, speed-up of each variant over gcc, best tiling over coarse."""
-    tilings = [v for v in variants if v.startswith("tile") or v == "wavefront"]
+    tilings = [v for v in variants if v.startswith("tile") or v in ("wavefront", "recipe")]
     head = ["kernel", "size", "gcc s"] + [f"{v} x" for v in variants if v != "gcc"] + ["best tiling / coarse"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios: dict[str, list[float]] = {}
@@ -168,8 +173,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--tile-sizes", default="", help="time_tile's tile_sizes (default: the model's)")
     p.add_argument("--timeout", type=float, default=300.0)
     p.add_argument("--out", type=Path, help="write the Markdown report here")
+    p.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated variants (gcc always runs)")
     args = p.parse_args(argv)
-    args.variants = [v for v in VARIANTS if v != "polly" or shutil.which("clang-14")]
+    wanted = {"gcc", *args.variants.split(",")}
+    args.variants = [v for v in VARIANTS if v in wanted and (v != "polly" or shutil.which("clang-14"))]
     return args
 
 

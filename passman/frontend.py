@@ -58,6 +58,7 @@ RECURSION_LIMIT = 10 * MAX_NESTING
 
 _DIRECTIVE = re.compile(r"^\s*#\s*(include|define|undef|if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b(.*)$")
 _OPENS = ("if", "ifdef", "ifndef")
+_CONDITIONAL = re.compile(r"^\s*#\s*if", re.M)
 _BRANCHES = ("elif", "elifdef", "elifndef", "else")
 
 
@@ -376,9 +377,20 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
     ast = parse_text(text, str(p))
     check_nesting(ast, str(p))
     check_and_resolve(ast, text)
-    if mark_macro_constants(ast, source, text, str(p), p, lambda probe: preprocess(probe, cppflags or [])):
-        macros = {c.macro for c in _macro_coords(ast)}
-        chosen = build_chosen_macros(macros, lambda extra: preprocess(p, [*(cppflags or []), *extra]))
+    defines: list[str] = []  # the probe's output, with its #define lines (-dD): where each macro is set
+    # a size the build may choose: set on the command line, or under an #if (of the file, or of a header
+    # found beside it or through -I); without any, no macro is asked about
+    choosable = any(f.startswith(("-D", "-I", "-include", "-imacros")) for f in cppflags or []) or any(
+        _CONDITIONAL.search(t) for t in [source, *(h.read_text(errors="replace") for h in local_includes(source, p.parent))])
+
+    def probe(file: Path) -> str:
+        defines.append(preprocess(file, [*(cppflags or []), *(["-dD"] if choosable else [])]))
+        return defines[-1]
+
+    if mark_macro_constants(ast, source, text, str(p), p, probe) and choosable:
+        macros = {c.macro for c in _macro_coords(ast, str(p))}
+        chosen = build_chosen_macros(
+            macros, lambda extra: defines[-1] if defines else preprocess(p, [*(cppflags or []), *extra]))
         name_size_macros(ast, str(p), chosen)
     attach_comments(ast, source, str(p))
     return ParsedFile(
@@ -392,8 +404,11 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
     )
 
 
-def _macro_coords(ast: c_ast.FileAST) -> Iterator[MacroCoord]:
-    stack: list[c_ast.Node] = [ast]
+def _macro_coords(ast: c_ast.FileAST, name: str) -> Iterator[MacroCoord]:
+    """The macro marks of the constants in the nodes of file ``name`` (never in a header's)."""
+    stack: list[c_ast.Node] = [n for n in ast.ext
+                               if (n.decl.coord if isinstance(n, c_ast.FuncDef) else n.coord) is not None
+                               and (n.decl.coord if isinstance(n, c_ast.FuncDef) else n.coord).file == name]
     while stack:
         n = stack.pop()
         if isinstance(n, c_ast.Constant) and isinstance(n.coord, MacroCoord):

@@ -46,6 +46,7 @@ SIZE_HEADER = "<passman size macros>"
 _MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _DEFINE = re.compile(r"^#\s*(define|undef)\s+([A-Za-z_]\w*)(\(?)")
 _HEAD = re.compile(r"#\s*(\w+)\s*(.*)", re.S)
+_IDENT = re.compile(r"[A-Za-z_]\w*")
 _INTEGER = re.compile(r"^(0[xX][0-9a-fA-F]+|\d+)([uUlL]*)$")
 
 
@@ -63,41 +64,44 @@ def build_chosen_macros(names: set[str], preprocess: Callable[[list[str]], str])
         out = preprocess(["-dD"])
     except Exception:  # noqa: BLE001 - without the answer no macro is taken as chosen
         return set()
-    defined: dict[str, tuple[str, int, set[str]]] = {}  # name -> file, line, identifiers of its body
+    defined: dict[str, tuple[str, int, str]] = {}  # name -> file, line, body text
     current, line = "", 0
     for text in out.split("\n"):
-        m = _MARKER.match(text)
-        if m:
-            current, line = m.group(2), int(m.group(1))
-            continue
-        d = _DEFINE.match(text)
-        if d:
-            if d.group(1) == "undef":
-                defined.pop(d.group(2), None)
-            else:
-                body = {t.value for t in tokenize(text[d.end():]) if t.kind == "ident"}
-                defined[d.group(2)] = (current, line, body)
+        if text.startswith("#"):
+            m = _MARKER.match(text)
+            if m:
+                current, line = m.group(2), int(m.group(1))
+                continue
+            d = _DEFINE.match(text)
+            if d:
+                if d.group(1) == "undef":
+                    defined.pop(d.group(2), None)
+                else:
+                    defined[d.group(2)] = (current, line, text[d.end():])
         line += 1
     depths: dict[str, dict[int, int]] = {}
-    chosen = set()
-    for name, (file, at, _) in defined.items():
+    memo: dict[str, bool] = {}
+
+    def chosen(name: str, path: frozenset[str]) -> bool:
+        if name in memo:
+            return memo[name]
+        if name not in defined or name in path:
+            return False
+        file, at, body = defined[name]
         if file == "<command-line>":
-            chosen.add(name)
-            continue
-        if file.startswith("<"):
-            continue
-        if file not in depths:
-            depths[file] = _conditional_depths(file)
-        if depths[file].get(at, 0) > 0:
-            chosen.add(name)
-    grew = True
-    while grew:
-        grew = False
-        for name, (_, _, body) in defined.items():
-            if name not in chosen and body & chosen:
-                chosen.add(name)
-                grew = True
-    return chosen & names
+            result = True
+        elif file.startswith("<"):
+            result = False
+        else:
+            if file not in depths:
+                depths[file] = _conditional_depths(file)
+            result = depths[file].get(at, 0) > 0
+        if not result:  # or it expands to a chosen macro
+            result = any(chosen(x, path | {name}) for x in _IDENT.findall(body) if x in defined)
+        memo[name] = result
+        return result
+
+    return {n for n in names if chosen(n, frozenset())}
 
 
 def _conditional_depths(file: str) -> dict[int, int]:

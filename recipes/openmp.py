@@ -43,6 +43,10 @@ Options (``--set NAME=VALUE``):
   open at each iteration) under ``region_work``; work that depends on
   parameters gives the pragma an OpenMP ``if(work >= threshold)`` clause.
   ``min_work=0`` keeps the second guard (``region_work=0`` lifts it);
+  last, ``sequential_program`` removes every region of a program whose
+  regions hold, in one run, less work in all than starting the threads
+  costs (``program_work``, property ``parallel_program_work``, 1,000,000
+  statement executions; 0, or ``min_work=0``, lifts it), where that work is known;
 * ``constants`` (default true) replaces integer parameters by the
   constant every call passes (``propagate_constant_arguments``), after the
   scheduler, and folds the scheduled functions' bounds that became
@@ -164,8 +168,13 @@ def main(
     fusion: str = "",
     tile_sizes: str | None = None,
     wavefront: bool | None = None,
+    program_work: int | None = None,
 ):
-    """Parallelize every function of the program (see the module docstring)."""
+    """Parallelize every function of the program (see the module docstring).
+
+    ``program_work``: the ``parallel_program_work`` property for this run
+    (0: a program keeps its regions however little work they hold in all).
+    """
     from passman.passes.parallel.parallelize import why_sequential
     from passman.passes.parallel.profitability import region_decisions
 
@@ -173,6 +182,10 @@ def main(
     ws.props.parallel_min_work = min_work
     if region_work is not None:
         ws.props.parallel_region_work = region_work
+    if program_work is not None:
+        ws.props.parallel_program_work = program_work
+    elif min_work == 0:
+        ws.props.parallel_program_work = 0  # no guard on little work: none on the program's either
     use_poly = poly and has_scheduler(ws)
     done: set[str] = set()
     if use_poly:
@@ -204,3 +217,12 @@ def main(
                 why = why_sequential(loop)
                 if why:
                     print(f"passman: sequential: {why}")
+    # the threads start once per run: a program whose regions hold too little work in all stays sequential
+    try:
+        ws.sequential_program()
+        if verbose:
+            print("passman: sequential: the whole program: its parallel regions hold too little work to pay "
+                  "for starting the threads (property parallel_program_work)")
+    except PassFailed as why:
+        if verbose and "at least" not in str(why):
+            print(f"passman: kept parallel: {why}")

@@ -47,7 +47,7 @@ def parallelized(name: str) -> Workspace:
     """
     files = next(p for p in PROGRAMS if program_id(p) == name)
     ws = Workspace(*files)
-    load_recipe("openmp").main(ws, poly=False)
+    load_recipe("openmp").main(ws, poly=False, program_work=0)  # the analyses at the corpus's small sizes
     return ws
 
 
@@ -154,7 +154,7 @@ def test_transposed_matrix_vector_kernels_reduce_the_vector_in_parallel(name, ve
 def test_reductions_on_sections_of_unknown_size_get_a_sequential_version(write_c, tmp_path):
     src = CORPUS / "atax.c"
     ws = Workspace(src)
-    load_recipe("openmp").main(ws, constants=False, poly=False)  # n stays a parameter: yv[0:n]
+    load_recipe("openmp").main(ws, constants=False, poly=False, program_work=0)  # n stays a parameter: yv[0:n]
     kernel = ws["kernel_atax"]
     assert any("reduction(+:yv[0:n])" in t for t in omp_pragmas(kernel))
     # each thread's private copy lives on its stack: a sequential version runs for huge vectors
@@ -211,7 +211,7 @@ def test_histogram_by_reduction_gets_an_array_section_reduction():
     assert "omp parallel for reduction(+:hist[0:256])" in texts  # h is always the global hist
     # without constant propagation, the pointer formal h gets the extent of what the calls pass
     plain = Workspace(*sources("histogram"))
-    load_recipe("openmp").main(plain, constants=False, poly=False)
+    load_recipe("openmp").main(plain, constants=False, poly=False, program_work=0)
     # n is a parameter there: the profitability model's run-time test (tests/test_profitability.py)
     assert "omp parallel for reduction(+:h[0:256]) if((long)n * 2 >= 2000)" in omp_pragmas(plain["compute_histogram"])
     # w is a malloc'd block: its extent is unknown, no array section can hold it

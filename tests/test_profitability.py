@@ -233,7 +233,7 @@ int main(void)
 def test_a_function_called_in_a_loop_opens_its_regions_once_per_call(write_c, tmp_path, poly):
     src = write_c(CALLED_IN_LOOP)
     ws = Workspace(src)
-    load_recipe("openmp").main(ws, poly=poly)
+    load_recipe("openmp").main(ws, poly=poly, program_work=0)  # the per-region rule at work, alone
     assert omp_lines(ws["smooth"].code) == []  # 298 statements per region, 500 calls
     if not poly:
         why = why_sequential(ws["smooth"].all_loops[0])
@@ -283,3 +283,79 @@ def test_a_wavefront_of_small_fronts_stays_sequential(tmp_path):
     built = ws.build("openmp", tmp_path / "out", opt="-O2")
     got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=60)
     assert outputs_match(reference_output([CORPUS / "trisolv.c"]).stdout, got.stdout, 1e-9, 1e-9)
+
+
+TWO_KERNELS = """
+#include <stdio.h>
+#include <stdlib.h>
+#define N 400
+static double A[N][N], x[N], y[N];
+static void mv(int n)
+{
+    for (int i = 0; i < n; i++) {
+        double s = 0.0;
+        for (int j = 0; j < n; j++)
+            s += A[i][j] * x[j];
+        y[i] = s;
+    }
+}
+int main(int argc, char **argv)
+{
+    int reps = REPS;
+    for (int i = 0; i < N; i++) {
+        x[i] = 1.0 / (i + 1);
+        for (int j = 0; j < N; j++)
+            A[i][j] = (i + j) % 5;
+    }
+    for (int r = 0; r < reps; r++)
+        mv(N);
+    printf("%.6f %.6f\\n", y[0], y[N - 1]);
+    return 0;
+}
+"""
+
+
+def test_program_parallel_work_counts_every_region_of_one_run(write_c):
+    from passman.passes.parallel.profitability import program_parallel_work
+
+    ws = Workspace(write_c(TWO_KERNELS.replace("int reps = REPS;", "int reps = 3;").replace(
+        "for (int r = 0; r < reps; r++)", "for (int r = 0; r < 3; r++)")))
+    load_recipe("openmp").main(ws, poly=False, program_work=0)
+    total, _ = program_parallel_work(ws)
+    # the model's convention: a loop costs (its body + 1) per iteration. main's init nest, run once:
+    # 400 x (x[i] = ...; the j loop: 400 x (1 + 1); + 1); mv, 3 times: 400 x (s = 0; the j loop; y[i] = s; + 1)
+    init = 400 * (1 + 400 * (1 + 1) + 1)
+    mv = 400 * (1 + 400 * (1 + 1) + 1 + 1)
+    assert total == init + 3 * mv
+
+
+@pytest.mark.parametrize("reps, parallel", [(1, False), (20, True)])
+def test_a_program_with_little_parallel_work_in_all_stays_sequential(write_c, tmp_path, reps, parallel):
+    src = write_c(TWO_KERNELS.replace("REPS", str(reps)).replace("r < reps", f"r < {reps}"))
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws, poly=False)
+    code = "\n".join(ws[f].code for f in ("main", "mv"))
+    # one run: 0.48M statement executions in the regions (under 1M: threads would not pay); 20 runs: 6.9M
+    assert ("#pragma omp parallel" in code) == parallel, code
+    assert "#pragma omp" in ws.compilation_units[0].printed or not parallel
+    again = Workspace(src)
+    load_recipe("openmp").main(again, poly=False, program_work=0)
+    assert "#pragma omp parallel" in again["mv"].code  # the rule alone made it sequential
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=60)
+    assert got.stdout == reference_output([src]).stdout
+
+
+def test_the_program_rule_needs_the_work_known_and_leaves_user_openmp_alone(write_c):
+    unknown = Workspace(write_c(TWO_KERNELS.replace("int reps = REPS;", "int reps = argc;").replace(
+        "r < reps", "r < reps * 1"), "u.c"))
+    load_recipe("openmp").main(unknown, poly=False)
+    assert "#pragma omp parallel" in unknown["mv"].code  # how often mv runs depends on argc
+    with pytest.raises(PassFailed, match="how often mv runs is not known"):
+        unknown.sequential_program()
+    mine = Workspace(write_c(TWO_KERNELS.replace("REPS", "1").replace(
+        "    for (int r = 0;", "    #pragma omp parallel for\n    for (int q = 0; q < 1; q++)\n        x[q] += 0.0;\n"
+        "    for (int r = 0;"), "m.c"))
+    load_recipe("openmp").main(mine, poly=False)
+    with pytest.raises(PassFailed, match="OpenMP pragmas of its own"):
+        mine.sequential_program()

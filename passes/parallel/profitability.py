@@ -67,7 +67,7 @@ from ..cfacts.types import expr_arith_type
 from .marker import block_of, clauses, pragmas_of, replace_pragma
 from .ompify import version_loop
 from .verdicts import loop_header
-from .work_count import region_runs
+from .work_count import Unknown, evaluate, region_runs, runs_per_call, statement_of
 
 __all__ = [
     "FORK_JOIN_NS",
@@ -568,7 +568,7 @@ def _outers(loop: Loop) -> list[Loop]:
     return out
 
 
-@transformation(scope="module", preserves=["callgraph"])
+@transformation(scope="module", preserves=["callgraph"], reads=["callgraph"])
 def parallel_profitability(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Weigh the ``#pragma omp parallel for`` loops already written (``auto_schedule``'s): keep, guard or drop.
 
@@ -609,3 +609,184 @@ def parallel_profitability(module: Module, min_work: int | None = None, region_w
             changed += 1
     if not changed:
         raise PassFailed(f"every parallel loop of {module.name} pays for its region")
+
+
+# ------------------------------------------------------------------------ the whole program
+
+#: nanoseconds the first parallel region of a run costs at two threads (creating the team),
+#: measured by ``python benchmarks/bench_never_slower.py --fork-join`` (2026-11-25: 120-220 us
+#: with OMP_WAIT_POLICY=passive; with libgomp's default spinning, 2-10 ms on this 2-core VM)
+TEAM_START_NS = 200_000
+#: statement executions a program's parallel regions need together for its team to pay:
+#: at two threads they save half of it (2 * TEAM_START_NS / STATEMENT_NS: 1,000,000)
+PROGRAM_WORK = round(2 * TEAM_START_NS / STATEMENT_NS)
+
+PROGRAM_WORK_PROPERTY = register_property(
+    "parallel_program_work",
+    int,
+    PROGRAM_WORK,
+    "the OpenMP regions of a program must hold this much work together (statement executions in one run, "
+    "where it is known) to pay for starting its threads, or the program stays sequential (0: no such rule)",
+)
+
+
+def _creates_threads(p: c_ast.Pragma) -> bool:
+    words = p.string.split()
+    return words[:2] == ["omp", "parallel"]
+
+
+def program_parallel_work(ws) -> tuple[int | None, str]:
+    """Statement executions inside the program's parallel regions in one run, and how it was counted.
+
+    None (with the reason) where a count is not known: a loop of unknown
+    bounds, a function called from an unknown number of places, recursion.
+    """
+    if "main" not in ws:
+        return None, "no main function"
+    functions = [m for m in ws.all_functions if not m.is_stub]
+    known = _constant_parameters(ws, functions)
+    per_call: dict[str, int] = {}  # function -> statement executions in its regions per call
+    sites: dict[str, list[tuple[str, int]]] = {m.name: [] for m in functions}  # callee -> (caller, runs)
+    for m in functions:
+        body = m.ast.body
+        parents = parent_map(m.ast)
+        work = 0
+        for p in walk(body):
+            if isinstance(p, c_ast.Pragma) and _creates_threads(p):
+                stmt = _pragma_target(p, parents)
+                counted = runs_per_call(stmt, body, parents, m, known[m.name]) if stmt is not None else None
+                if counted is None:
+                    return None, f"the work of the region at {where(p)} in {m.name} is not known"
+                work += counted[1]
+        per_call[m.name] = work
+        for call in walk(body):
+            if isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID) and call.name.name in sites:
+                counted = runs_per_call(statement_of(call, parents), body, parents, m, known[m.name], True)
+                sites[call.name.name].append((m.name, None if counted is None else counted[0]))
+    calls: dict[str, int] = {}
+
+    def times(name: str, path: tuple[str, ...]) -> int | None:
+        """How many times function ``name`` runs in one run of the program (None: not known)."""
+        if name in path:
+            return None  # recursion
+        if name not in calls:
+            if name == "main":
+                calls[name] = 1
+            else:
+                total = 0
+                for caller, n in sites.get(name, []):
+                    t = times(caller, (*path, name))
+                    if t is None or n is None:
+                        return None
+                    total += t * n
+                calls[name] = total
+        return calls[name]
+
+    total = 0
+    for m in functions:
+        if per_call[m.name]:
+            t = times(m.name, ())
+            if t is None:
+                return None, f"how often {m.name} runs is not known"
+            total += t * per_call[m.name]
+    return total, f"{total} statement execution(s) in the program's parallel regions"
+
+
+def _pragma_target(p: c_ast.Pragma, parents: dict[int, c_ast.Node]) -> c_ast.Node | None:
+    """The statement an ``omp parallel`` pragma applies to (the next item of its block, past pragmas)."""
+    block = parents.get(id(p))
+    items = getattr(block, "block_items", None) or []
+    k = next((i for i, n in enumerate(items) if n is p), None)
+    if k is None:
+        return None
+    for n in items[k + 1:]:
+        if not isinstance(n, c_ast.Pragma):
+            return n
+    return None
+
+
+def _constant_parameters(ws, functions: list[Module]) -> dict[str, dict[str, int]]:
+    """For each function, its integer parameters that every call passes the same constant."""
+    values: dict[str, dict[str, set[int] | None]] = {}
+    params: dict[str, list[str]] = {}
+    for m in functions:
+        args = m.ast.decl.type.args
+        params[m.name] = [p.name for p in (args.params if args else []) if isinstance(p, c_ast.Decl)]
+        values[m.name] = {p: set() for p in params[m.name]}
+    for m in functions:
+        for call in walk(m.ast.body):
+            if not (isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID)
+                    and call.name.name in values):
+                continue
+            names = params[call.name.name]
+            exprs = call.args.exprs if call.args else []
+            for k, name in enumerate(names):
+                seen = values[call.name.name][name]
+                if seen is None:
+                    continue
+                try:
+                    seen.add(evaluate(exprs[k], {}))
+                except (Unknown, IndexError):
+                    values[call.name.name][name] = None
+    return {f: {p: next(iter(v)) for p, v in vals.items() if v is not None and len(v) == 1}
+            for f, vals in values.items()}
+
+
+def _user_openmp(ws) -> bool:
+    """Whether the program as the user wrote it has OpenMP pragmas (passman leaves those alone)."""
+    for cu in ws.compilation_units:
+        text = cu.original.text if cu.original is not None else ""
+        if any(line.lstrip().startswith("#") and line.lstrip("# \t").startswith("pragma")
+               and "omp" in line.split() for line in text.splitlines()):
+            return True
+    return False
+
+
+def _is_passman_omp(p: c_ast.Pragma) -> bool:
+    """An OpenMP pragma of the parallelization (not ``omp simd``, which keeps the code sequential)."""
+    words = p.string.split()
+    return words[:1] == ["omp"] and words[1:2] not in (["simd"], ["declare"])
+
+
+@transformation(scope="program", reads=["callgraph"])
+def sequential_program(ws, program_work: int | None = None) -> None:
+    """Remove the OpenMP parallelization of a program whose regions hold too little work in all.
+
+    The first parallel region of a run starts the threads
+    (:data:`TEAM_START_NS`); at two threads the regions save half of their
+    work. When the statement executions inside all the program's regions in
+    one run are known (bounds that are constants, or parameters that every
+    call passes the same constant) and are under ``program_work`` (property
+    ``parallel_program_work``, :data:`PROGRAM_WORK`), the OpenMP pragmas
+    (``omp simd`` aside) are removed: what runs is what one thread ran.
+
+    Refuses when the total is not known, when it pays, or when the user's
+    program has OpenMP pragmas of its own.
+    """
+    threshold = ws.props.parallel_program_work if program_work is None else program_work
+    if threshold <= 0:
+        raise PassFailed("sequential_program: parallel_program_work is 0 (no such rule)")
+    if _user_openmp(ws):
+        raise PassFailed("sequential_program: the program has OpenMP pragmas of its own")
+    total, why = program_parallel_work(ws)
+    if total is None:
+        raise PassFailed(f"sequential_program: {why}")
+    if total >= threshold:
+        raise PassFailed(f"sequential_program: {why}, at least {threshold} (property parallel_program_work)")
+    edited = 0
+    for m in ws.all_functions:
+        if m.is_stub:
+            continue
+        pragmas = [p for p in walk(m.ast.body) if isinstance(p, c_ast.Pragma) and _is_passman_omp(p)]
+        if not pragmas:
+            continue
+        body = m.edit().body
+        parents = parent_map(body)
+        for p in pragmas:
+            block = parents.get(id(p))
+            if not isinstance(block, c_ast.Compound):
+                raise PassFailed(f"{where(p)}: sequential_program: '#pragma {p.string}' is not in a block")
+            block.block_items = [n for n in block.block_items if n is not p]
+        edited += 1
+    if not edited:
+        raise PassFailed("sequential_program: the program has no parallel region")

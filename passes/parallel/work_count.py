@@ -25,11 +25,11 @@ from passman.astutil import walk
 
 from ..cfacts.sideeffects import writes
 
-#: loop iterations simulated at most per question
-BUDGET = 20_000
+#: loop iterations (and branches) simulated at most per question
+BUDGET = 30_000
 
 
-class _Unknown(Exception):
+class Unknown(Exception):
     """Something the counter cannot evaluate: the caller gets None."""
 
 
@@ -82,21 +82,24 @@ def evaluate(e: c_ast.Node, env: dict[str, int]) -> int:
                     return int(a == b)
                 case "!=":
                     return int(a != b)
-    raise _Unknown
+    raise Unknown
 
 
 class _Counter:
-    def __init__(self, module: Module, target: c_ast.Node | None):
+    def __init__(self, module: Module, target: c_ast.Node | None, runs_only: bool = False):
         self.module = module
         self.target = target
+        self.runs_only = runs_only  # count the target's runs, not the work of anything
         self.budget = BUDGET
+        self.facts: dict[int, tuple[set[str], bool, bool]] = {}  # loop -> control names, writes, target inside
+        self.calls: dict[int, bool] = {}
         self.openings = 0
         self.inside = 0  # statement executions inside the target's runs
 
     def count(self, stmt: c_ast.Node | None, env: dict[str, int]) -> int:
         """Statement executions of one run of ``stmt`` (the model's conventions)."""
         if stmt is self.target and stmt is not None:
-            n = self._count(stmt, env)
+            n = 1 if self.runs_only else self._count(stmt, env)
             self.openings += 1
             self.inside += n
             return n
@@ -111,28 +114,39 @@ class _Counter:
             case c_ast.Label():
                 return self.count(stmt.stmt, env)
             case c_ast.If():
+                self._spend()
                 return 1 + self.count(stmt.iftrue if evaluate(stmt.cond, env) else stmt.iffalse, env)
             case c_ast.For():
                 return self._loop(stmt, env)
             case c_ast.While() | c_ast.DoWhile() | c_ast.Switch() | c_ast.Goto() | c_ast.Break() \
                     | c_ast.Continue() | c_ast.Return():
-                raise _Unknown
-        if any(isinstance(n, c_ast.FuncCall) for n in walk(stmt)) and _calls_loops(stmt, self.module):
-            raise _Unknown
+                raise Unknown
+        if self.runs_only:
+            return 1
+        calls = self.calls.get(id(stmt))
+        if calls is None:
+            calls = self.calls[id(stmt)] = any(isinstance(n, c_ast.FuncCall) for n in walk(stmt)) \
+                and _calls_loops(stmt, self.module)
+        if calls:
+            raise Unknown
         return 1
 
     def _loop(self, loop: c_ast.For, env: dict[str, int]) -> int:
         index, value = _start(loop.init, env)
         step = _step(loop.next, index, env)
-        if step == 0 or loop.cond is None or _written(loop.stmt, index, loop.cond):
-            raise _Unknown
+        facts = self.facts.get(id(loop))
+        if facts is None:
+            written = step == 0 or loop.cond is None or _written(loop.stmt, index, loop.cond)
+            target = self.target is not None and any(n is self.target for n in walk(loop.stmt))
+            facts = self.facts[id(loop)] = (_control_names(loop.stmt), written, target)
+        control, written, target = facts
+        if written:
+            raise Unknown
         inner = dict(env)
-        simple = self.target is None or not any(n is self.target for n in walk(loop.stmt))
-        if simple and index not in _control_names(loop.stmt):
+        if not target and index not in control:
             inner[index] = value
             body = self.count(loop.stmt, inner)  # the same at every iteration: count it once
-            trips = self._trips(loop, index, value, step, inner)
-            return trips * (body + 1)
+            return self._trips(loop, index, value, step, inner) * (body + 1)
         total = 0
         while True:
             inner[index] = value
@@ -143,20 +157,30 @@ class _Counter:
             value += step
 
     def _trips(self, loop: c_ast.For, index: str, value: int, step: int, env: dict[str, int]) -> int:
-        trips = 0
-        while True:
-            env[index] = value
-            if not evaluate(loop.cond, env):
-                return trips
-            trips += 1
-            value += step
-            if trips % 64 == 0:
-                self._spend()
+        """Iterations of ``loop`` from ``value``: the first false condition, found by doubling then
+        halving (a condition true, then false, as loop bounds are; an estimate otherwise)."""
+        self._spend()
+
+        def holds(k: int) -> bool:
+            env[index] = value + k * step
+            return bool(evaluate(loop.cond, env))
+
+        if not holds(0):
+            return 0
+        good, bad = 0, 1
+        while holds(bad):
+            good, bad = bad, bad * 2
+            if bad > 1 << 40:
+                raise Unknown
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            good, bad = (mid, bad) if holds(mid) else (good, mid)
+        return bad
 
     def _spend(self) -> None:
         self.budget -= 1
         if self.budget < 0:
-            raise _Unknown
+            raise Unknown
 
 
 def _control_names(body: c_ast.Node) -> set[str]:
@@ -175,7 +199,7 @@ def _start(init: c_ast.Node | None, env: dict[str, int]) -> tuple[str, int]:
         return init.decls[0].name, evaluate(init.decls[0].init, env)
     if isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
         return init.lvalue.name, evaluate(init.rvalue, env)
-    raise _Unknown
+    raise Unknown
 
 
 def _step(nxt: c_ast.Node | None, index: str, env: dict[str, int]) -> int:
@@ -187,7 +211,7 @@ def _step(nxt: c_ast.Node | None, index: str, env: dict[str, int]) -> int:
         case c_ast.Assignment(op="+=" | "-=", lvalue=c_ast.ID(name=n)) if n == index:
             v = evaluate(nxt.rvalue, env)
             return v if nxt.op == "+=" else -v
-    raise _Unknown
+    raise Unknown
 
 
 def _written(body: c_ast.Node, index: str, cond: c_ast.Node) -> bool:
@@ -206,12 +230,51 @@ def _calls_loops(stmt: c_ast.Node, module: Module) -> bool:
     return False
 
 
-def region_runs(top: c_ast.For, target: c_ast.For, module: Module) -> tuple[int, int] | None:
-    """How many times ``target`` runs in one run of ``top`` (entered with no index known), and the
-    statement executions of all those runs together; None when the headers cannot be run."""
-    counter = _Counter(module, target)
+def region_runs(top: c_ast.For, target: c_ast.Node, module: Module, env: dict[str, int] | None = None,
+                runs_only: bool = False) -> tuple[int, int] | None:
+    """How many times ``target`` runs in one run of ``top`` (``env``: values known on entry), and the
+    statement executions of all those runs together (with ``runs_only``, only the first is
+    counted); None when the headers cannot be run."""
+    counter = _Counter(module, target, runs_only)
     try:
-        counter.count(top, {})
-    except (_Unknown, RecursionError):
+        counter.count(top, dict(env or {}))
+    except (Unknown, RecursionError):
         return None
     return counter.openings, counter.inside
+
+
+def statement_of(node: c_ast.Node, parents: dict[int, c_ast.Node]) -> c_ast.Node:
+    """The statement (an item of a block, or a loop's or branch's body) that holds ``node``."""
+    child = node
+    parent = parents.get(id(child))
+    while parent is not None:
+        if isinstance(parent, c_ast.Compound) or (
+                isinstance(parent, (c_ast.For, c_ast.While, c_ast.DoWhile)) and parent.stmt is child) or (
+                isinstance(parent, c_ast.If) and child in (parent.iftrue, parent.iffalse)):
+            return child
+        child, parent = parent, parents.get(id(parent))
+    return child
+
+
+def runs_per_call(stmt: c_ast.Node, body: c_ast.Node, parents: dict[int, c_ast.Node], module: Module,
+                  env: dict[str, int] | None = None, runs_only: bool = False) -> tuple[int, int] | None:
+    """How many times ``stmt`` runs in one call of the function whose body is ``body``, and the
+    statement executions of those runs together (``env``: the parameters known); None when the
+    headers cannot be run."""
+    top = None
+    node = parents.get(id(stmt))
+    while node is not None and node is not body:
+        if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+            top = node
+        node = parents.get(id(node))
+    if top is None:
+        if runs_only:
+            return 1, 0
+        counter = _Counter(module, None)
+        try:
+            return 1, counter.count(stmt, dict(env or {}))
+        except (Unknown, RecursionError):
+            return None
+    if not isinstance(top, c_ast.For):
+        return None
+    return region_runs(top, stmt, module, env, runs_only)
