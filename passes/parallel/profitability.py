@@ -635,11 +635,12 @@ def _creates_threads(p: c_ast.Pragma) -> bool:
     return words[:2] == ["omp", "parallel"]
 
 
-def program_parallel_work(ws) -> tuple[int | None, str]:
+def program_parallel_work(ws, limit: int = 0) -> tuple[int | None, str]:
     """Statement executions inside the program's parallel regions in one run, and how it was counted.
 
     None (with the reason) where a count is not known: a loop of unknown
     bounds, a function called from an unknown number of places, recursion.
+    With ``limit``, a region's count stops there (the total is then at least ``limit``).
     """
     if "main" not in ws:
         return None, "no main function"
@@ -654,7 +655,7 @@ def program_parallel_work(ws) -> tuple[int | None, str]:
         for p in walk(body):
             if isinstance(p, c_ast.Pragma) and _creates_threads(p):
                 stmt = _pragma_target(p, parents)
-                counted = runs_per_call(stmt, body, parents, m, known[m.name]) if stmt is not None else None
+                counted = runs_per_call(stmt, body, parents, m, known[m.name], limit=limit) if stmt is not None else None
                 if counted is None:
                     return None, f"the work of the region at {where(p)} in {m.name} is not known"
                 work += counted[1]
@@ -768,7 +769,7 @@ def sequential_program(ws, program_work: int | None = None) -> None:
         raise PassFailed("sequential_program: parallel_program_work is 0 (no such rule)")
     if _user_openmp(ws):
         raise PassFailed("sequential_program: the program has OpenMP pragmas of its own")
-    total, why = program_parallel_work(ws)
+    total, why = program_parallel_work(ws, limit=threshold)
     if total is None:
         raise PassFailed(f"sequential_program: {why}")
     if total >= threshold:

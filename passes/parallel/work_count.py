@@ -26,7 +26,11 @@ from passman.astutil import walk
 from ..cfacts.sideeffects import writes
 
 #: loop iterations (and branches) simulated at most per question
-BUDGET = 30_000
+BUDGET = 50_000
+
+
+class Enough(Exception):
+    """The work counted reached the counter's limit: the caller knows all it asked."""
 
 
 class Unknown(Exception):
@@ -35,59 +39,67 @@ class Unknown(Exception):
 
 def evaluate(e: c_ast.Node, env: dict[str, int]) -> int:
     """The value of the integer expression ``e`` (C semantics: division truncates) under ``env``."""
+    fn = _COMPILED.get(id(e))
+    if fn is None or fn[0] is not e:
+        fn = (e, eval(f"lambda env: {_python(e)}", {"_div": _div, "_mod": _mod, "Unknown": Unknown}))  # noqa: S307
+        if len(_COMPILED) > 50_000:
+            _COMPILED.clear()
+        _COMPILED[id(e)] = fn
+    try:
+        return fn[1](env)
+    except (KeyError, ZeroDivisionError):
+        raise Unknown from None
+
+
+#: id(expression) -> (expression, its Python function): a header is evaluated thousands of times
+_COMPILED: dict[int, tuple[c_ast.Node, object]] = {}
+
+
+def _div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def _mod(a: int, b: int) -> int:
+    return a - _div(a, b) * b
+
+
+_OPS = {"+": "+", "-": "-", "*": "*", "<": "<", "<=": "<=", ">": ">", ">=": ">=", "==": "==", "!=": "!="}
+
+
+def _python(e: c_ast.Node) -> str:
+    """``e`` as Python text over ``env`` (raises :class:`Unknown` for anything but integer arithmetic)."""
     match e:
         case c_ast.Constant(type="int" | "long int" | "long long int" | "unsigned int" | "unsigned long int"):
             text = e.value.rstrip("uUlL")
             if text[:2] in ("0x", "0X"):
-                return int(text, 16)
-            return int(text, 8) if len(text) > 1 and text[0] == "0" else int(text)
+                return str(int(text, 16))
+            return str(int(text, 8) if len(text) > 1 and text[0] == "0" else int(text))
         case c_ast.ID():
-            if e.name in env:
-                return env[e.name]
+            return f"env[{e.name!r}]"
         case c_ast.Cast():
-            return evaluate(e.expr, env)
-        case c_ast.UnaryOp(op="-"):
-            return -evaluate(e.expr, env)
-        case c_ast.UnaryOp(op="+"):
-            return evaluate(e.expr, env)
+            return _python(e.expr)
+        case c_ast.UnaryOp(op="-" | "+"):
+            return f"({e.op}{_python(e.expr)})"
         case c_ast.UnaryOp(op="!"):
-            return int(not evaluate(e.expr, env))
+            return f"int(not {_python(e.expr)})"
         case c_ast.TernaryOp():
-            return evaluate(e.iftrue if evaluate(e.cond, env) else e.iffalse, env)
-        case c_ast.BinaryOp(op="&&"):
-            return int(bool(evaluate(e.left, env)) and bool(evaluate(e.right, env)))
-        case c_ast.BinaryOp(op="||"):
-            return int(bool(evaluate(e.left, env)) or bool(evaluate(e.right, env)))
-        case c_ast.BinaryOp():
-            a, b = evaluate(e.left, env), evaluate(e.right, env)
-            match e.op:
-                case "+":
-                    return a + b
-                case "-":
-                    return a - b
-                case "*":
-                    return a * b
-                case "/" | "%" if b != 0:
-                    q = abs(a) // abs(b) * (1 if (a >= 0) == (b > 0) else -1)
-                    return q if e.op == "/" else a - q * b
-                case "<":
-                    return int(a < b)
-                case "<=":
-                    return int(a <= b)
-                case ">":
-                    return int(a > b)
-                case ">=":
-                    return int(a >= b)
-                case "==":
-                    return int(a == b)
-                case "!=":
-                    return int(a != b)
+            return f"({_python(e.iftrue)} if {_python(e.cond)} else {_python(e.iffalse)})"
+        case c_ast.BinaryOp(op="&&" | "||"):
+            word = "and" if e.op == "&&" else "or"
+            return f"int(bool({_python(e.left)}) {word} bool({_python(e.right)}))"
+        case c_ast.BinaryOp(op="/" | "%"):
+            return f"{'_div' if e.op == '/' else '_mod'}({_python(e.left)}, {_python(e.right)})"
+        case c_ast.BinaryOp(op=op) if op in _OPS:
+            text = f"({_python(e.left)} {_OPS[op]} {_python(e.right)})"
+            return f"int{text}" if op in ("<", "<=", ">", ">=", "==", "!=") else text
     raise Unknown
 
 
 class _Counter:
-    def __init__(self, module: Module, target: c_ast.Node | None, runs_only: bool = False):
+    def __init__(self, module: Module, target: c_ast.Node | None, runs_only: bool = False, limit: int = 0):
         self.module = module
+        self.limit = limit  # > 0: stop (Enough) once this much work is counted anywhere
         self.target = target
         self.runs_only = runs_only  # count the target's runs, not the work of anything
         self.budget = BUDGET
@@ -102,6 +114,8 @@ class _Counter:
             n = 1 if self.runs_only else self._count(stmt, env)
             self.openings += 1
             self.inside += n
+            if self.limit and self.inside >= self.limit:
+                raise Enough
             return n
         return self._count(stmt, env)
 
@@ -146,15 +160,20 @@ class _Counter:
         if not target and index not in control:
             inner[index] = value
             body = self.count(loop.stmt, inner)  # the same at every iteration: count it once
-            return self._trips(loop, index, value, step, inner) * (body + 1)
+            return self._over(self._trips(loop, index, value, step, inner) * (body + 1))
         total = 0
         while True:
             inner[index] = value
             if not evaluate(loop.cond, inner):
                 return total
             self._spend()
-            total += self.count(loop.stmt, inner) + 1
+            total = self._over(total + self.count(loop.stmt, inner) + 1)
             value += step
+
+    def _over(self, work: int) -> int:
+        if self.limit and work >= self.limit:
+            raise Enough
+        return work
 
     def _trips(self, loop: c_ast.For, index: str, value: int, step: int, env: dict[str, int]) -> int:
         """Iterations of ``loop`` from ``value``: the first false condition, found by doubling then
@@ -231,13 +250,15 @@ def _calls_loops(stmt: c_ast.Node, module: Module) -> bool:
 
 
 def region_runs(top: c_ast.For, target: c_ast.Node, module: Module, env: dict[str, int] | None = None,
-                runs_only: bool = False) -> tuple[int, int] | None:
+                runs_only: bool = False, limit: int = 0) -> tuple[int, int] | None:
     """How many times ``target`` runs in one run of ``top`` (``env``: values known on entry), and the
     statement executions of all those runs together (with ``runs_only``, only the first is
     counted); None when the headers cannot be run."""
-    counter = _Counter(module, target, runs_only)
+    counter = _Counter(module, target, runs_only, limit)
     try:
         counter.count(top, dict(env or {}))
+    except Enough:
+        return counter.openings, max(counter.inside, limit)
     except (Unknown, RecursionError):
         return None
     return counter.openings, counter.inside
@@ -257,7 +278,8 @@ def statement_of(node: c_ast.Node, parents: dict[int, c_ast.Node]) -> c_ast.Node
 
 
 def runs_per_call(stmt: c_ast.Node, body: c_ast.Node, parents: dict[int, c_ast.Node], module: Module,
-                  env: dict[str, int] | None = None, runs_only: bool = False) -> tuple[int, int] | None:
+                  env: dict[str, int] | None = None, runs_only: bool = False,
+                  limit: int = 0) -> tuple[int, int] | None:
     """How many times ``stmt`` runs in one call of the function whose body is ``body``, and the
     statement executions of those runs together (``env``: the parameters known); None when the
     headers cannot be run."""
@@ -270,11 +292,13 @@ def runs_per_call(stmt: c_ast.Node, body: c_ast.Node, parents: dict[int, c_ast.N
     if top is None:
         if runs_only:
             return 1, 0
-        counter = _Counter(module, None)
+        counter = _Counter(module, None, limit=limit)
         try:
             return 1, counter.count(stmt, dict(env or {}))
+        except Enough:
+            return 1, limit
         except (Unknown, RecursionError):
             return None
     if not isinstance(top, c_ast.For):
         return None
-    return region_runs(top, stmt, module, env, runs_only)
+    return region_runs(top, stmt, module, env, runs_only, limit)
