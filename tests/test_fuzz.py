@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import skip_slow
 
 from passman import PassFailed, Workspace, transformation
 from passman.fuzz.__main__ import main as fuzz_main
@@ -373,8 +374,15 @@ def test_fuzz_budget_finds_no_bug():
 # ----------------------------------------------------------------------------- corpus
 
 
-@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.c")), ids=lambda p: p.stem)
-def test_fuzz_corpus(path):
+#: time-out regressions that take 5-9 s each (the suite's budget): they run with -m slow or PASSMAN_SLOW=1
+SLOW_CASES = {"timeout_dual_hull", "timeout_dual_hull_cost", "timeout_shared_ternaries", "timeout_40a98c21",
+              "timeout_scalar_hulls", "timeout_flow_budget"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=pytest.mark.slow if p.stem in SLOW_CASES else ())
+                                  for p in sorted(CORPUS.glob("*.c"))])
+def test_fuzz_corpus(path, request):
+    skip_slow(request)
     text = path.read_text()
     limit = header_timeout(text) or 120  # a slowness bug sets its own limit
     if "passman-mode: accel" in text:  # found by the accel mode: the accelerator recipe's bug
