@@ -43,27 +43,64 @@ class LoopSite:
     depth: int
     children: list[LoopSite] = field(default_factory=list)
     outer: LoopSite | None = None
+    #: the nodes from the function down to ``parent``, when found by :func:`located_sites`
+    path: tuple = ()
 
 
 def loop_sites(root: c_ast.Node) -> list[LoopSite]:
     """The outermost labelled ``for`` loops under ``root``, each with its nested loops."""
     top: list[LoopSite] = []
-
-    def visit(node: c_ast.Node, parent: c_ast.Node, enclosing: LoopSite | None) -> None:
-        if isinstance(node, c_ast.Label) and isinstance(node.stmt, c_ast.For):
-            site = LoopSite(
-                node.name, node, node.stmt, parent, enclosing.depth + 1 if enclosing else 0,
-                outer=enclosing,
-            )
-            (enclosing.children if enclosing else top).append(site)
-            for _, c in node.stmt.children():
-                visit(c, node.stmt, site)
-            return
-        for _, c in node.children():
-            visit(c, node, enclosing)
-
-    visit(root, root, None)
+    _visit(root, root, None, top, None)
     return top
+
+
+def _visit(node: c_ast.Node, parent: c_ast.Node, enclosing: LoopSite | None, top: list[LoopSite],
+           path: list[c_ast.Node] | None) -> None:
+    """Sites under ``node`` (``path``: its ancestors, kept in each site's :attr:`LoopSite.path` when given)."""
+    if path is not None:
+        path.append(parent)
+    if isinstance(node, c_ast.Label) and isinstance(node.stmt, c_ast.For):
+        site = LoopSite(
+            node.name, node, node.stmt, parent, enclosing.depth + 1 if enclosing else 0,
+            outer=enclosing,
+        )
+        if path is not None:
+            site.path = tuple(path[1:])
+        (enclosing.children if enclosing else top).append(site)
+        for _, c in node.stmt.children():
+            if path is not None:
+                path.append(node)
+            _visit(c, node.stmt, site, top, path)
+            if path is not None:
+                path.pop()
+    else:
+        for _, c in node.children():
+            _visit(c, node, enclosing, top, path)
+    if path is not None:
+        path.pop()
+
+
+def located_sites(root: c_ast.Node) -> list[LoopSite]:
+    """:func:`loop_sites` with each site's :attr:`LoopSite.path` (for handles that remember it)."""
+    top: list[LoopSite] = []
+    _visit(root, root, None, top, [])
+    return top
+
+
+def _still_there(root: c_ast.Node, site: LoopSite) -> LoopSite | None:
+    """``site`` as the AST is now, if its loop is still where it was (every link of its path)."""
+    path = site.path
+    if not path or path[0] is not root or not isinstance(site.labelled.stmt, c_ast.For):
+        return None
+    chain = path + (site.labelled,)
+    for up, down in zip(chain, chain[1:]):
+        if not any(c is down for _, c in up.children()):
+            return None
+    fresh = LoopSite(site.label, site.labelled, site.labelled.stmt, path[-1], site.depth, outer=site.outer)
+    fresh.path = path
+    for _, c in fresh.node.children():
+        _visit(c, fresh.node, fresh, [], None)
+    return fresh
 
 
 def iter_sites(sites: list[LoopSite]) -> Iterator[LoopSite]:
@@ -112,16 +149,31 @@ class Loop:
     Loop-level passes are methods: ``loop.unroll(4)``, ``loop.tile(32, 32)``.
     """
 
-    __slots__ = ("module", "label")
+    __slots__ = ("module", "label", "_at")
 
-    def __init__(self, module: Module, label: str):
+    def __init__(self, module: Module, label: str, at: LoopSite | None = None):
         self.module = module
         self.label = label
+        #: where the loop was found (a site with its path), checked link by link before use
+        self._at = at
 
     # -- resolution ---------------------------------------------------------------
     @property
     def site(self) -> LoopSite:
-        """The loop's current place in the AST."""
+        """The loop's current place in the AST.
+
+        Found by a walk of the function, or, for a handle made from a walk
+        that kept the path (:func:`located_sites`), at the same place when
+        every link of that path still holds: a pass asking ten questions of
+        each of 50 loops of a 2,000-line function walked it 500 times
+        (fuzz case timeout_40e5ce02).
+        """
+        if self._at is not None:
+            site = _still_there(self.module.ast, self._at)
+            if site is not None:
+                self._at = site
+                return site
+            self._at = None
         for s in iter_sites(loop_sites(self.module.ast)):
             if s.label == self.label:
                 return s

@@ -187,3 +187,79 @@ def test_hull_of_a_set_with_large_coefficients_is_the_simple_hull():
     hull, same = region_sets._hull(s)
     assert s.is_subset(hull) and not same
     assert hull.is_equal(isl.Set.from_basic_set(s.simple_hull()).coalesce())
+
+
+# ---------------------------------------------------------------- hulls and element boxes
+
+HULL_SLOW = ("[i, n, t] -> { A[PHI1, PHI2, PHI3] : 0 <= t <= 1 and ((2PHI3 = 3 + 2t + PHI2 and "
+             "2 + t <= PHI1 <= 12 + t and PHI1 <= n + t and PHI2 >= 3 + 2i and 5 <= PHI2 <= 23) or "
+             "(2PHI2 = 2 + PHI1 and 4 <= PHI1 <= 22 and PHI1 <= 2i and 0 < PHI3 <= 11 and PHI3 < n)) }")
+
+
+def test_a_costly_dual_gives_no_hull_and_regions_keep_a_coarser_one():
+    # 18 constraints in two pieces, a dual of 22: its solutions took 9.5 s (fuzz case
+    # timeout_ompify_without_marker); a small union still gets the exact hull
+    s = isl.Set(HULL_SLOW)
+    assert affine.convex_hull(s) is None
+    hull, same = region_sets._hull(s)
+    assert s.is_subset(hull) and not same
+    small = isl.Set("{ A[x, y] : (0 <= x <= 4 and y = 0) or (x = 0 and 0 <= y <= 4) }")
+    exact = affine.convex_hull(small)
+    assert exact is not None
+    assert isl.Set.from_basic_set(exact).is_equal(isl.Set("{ A[x, y] : x >= 0 and y >= 0 and x + y <= 4 }"))
+
+
+@pytest.mark.parametrize("relation, box", [
+    ("{ S[i] -> A[2i + 1] : 0 <= i < 10 }", ((1, 19),)),
+    ("[n] -> { S[i] -> A[i] : 0 <= i < n }", ((0, None),)),
+    ("[n] -> { S[i, j] -> A[i, j + 3] : 0 <= i < 5 and 0 <= j <= i }", ((0, 4), (3, 7))),
+    ("{ S[i] -> A[i, 7] : 2 <= i <= 4 }", ((2, 4), (7, 7))),
+    ("{ S[i] -> A[x] : 0 <= i < 9 and 2x = i }", ((0, 4),)),  # the existential is dropped: a superset
+])
+def test_element_boxes_bound_every_element(relation, box):
+    rel = isl.Map(relation)
+    got = dependences._element_box(rel)
+    assert got == box
+    rng = rel.range()
+    for k, (lo, hi) in enumerate(got):  # every element inside (the box is sound)
+        if lo is not None:
+            assert rng.lower_bound_val(isl.dim_type.set, k, lo).is_equal(rng)
+        if hi is not None:
+            assert rng.upper_bound_val(isl.dim_type.set, k, hi).is_equal(rng)
+
+
+def test_disjoint_boxes_and_ranges_skip_pairs_and_keep_every_dependence(monkeypatch):
+    assert dependences._apart(((0, 4),), ((5, 9),))
+    assert not dependences._apart(((0, 5),), ((5, 9),))
+    assert not dependences._apart(((0, None),), ((5, 9),))
+    assert dependences._apart(((0, 9), (0, 3)), ((0, 9), (4, None)))
+    code = r"""
+void kernel(double A[40], double B[40])
+{
+    for (int i = 0; i < 10; i++) {
+        A[i] = B[i] + 1.0;
+        A[i + 20] = A[i] * 2.0;
+        B[i + 10] = A[i + 20] + A[19 - i];
+    }
+}
+"""
+    ws = Workspace.from_code(code, "k.c")
+    part = ws["kernel"].resource("scops").parts[0]
+
+    def summary(deps):
+        return sorted((d.kind, d.source_stmt.name, d.sink_stmt.name, d.source.index, d.sink.index, d.level,
+                       str(d.direct), d.direction) for d in deps)
+
+    filtered = dependences.scop_dependences(part)
+    tested = []
+    real = dependences._conflicts
+    monkeypatch.setattr(dependences, "_conflicts", lambda a, b: tested.append(1) or real(a, b))
+    dependences.scop_dependences(part)
+    skipped = len(tested)
+    tested.clear()
+    monkeypatch.setattr(dependences, "_apart", lambda x, y: False)
+    monkeypatch.setattr(dependences, "_disjoint", lambda a, b, r: False)
+    unfiltered = dependences.scop_dependences(part)
+    assert summary(filtered) == summary(unfiltered)  # the same dependences, fewer pairs composed
+    assert skipped < len(tested)
+    assert any(d.kind == "flow" and d.source.array == "A" for d in filtered)

@@ -194,6 +194,9 @@ class FunctionScope:
     names: NameTable
     types: TypeEnv
     params: list[c_ast.Decl]
+    #: facts derived from the scope by one walk of the function, kept as long as the scope is
+    #: (by the analysis that derives them: ``memo["array escapes"]``...)
+    memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._param_ids = {id(p) for p in self.params}

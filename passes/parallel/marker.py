@@ -25,6 +25,7 @@ from pycparser import c_ast, c_parser
 
 from passman import Loop, register_property
 from passman.astutil import replace_child, walk
+from passman.loop import LoopSite, iter_sites, located_sites
 from passman.printer import to_c
 
 from ..analysis.effect_model import function_scope
@@ -44,9 +45,12 @@ __all__ = [
     "constant_value",
     "has_omp_pragma",
     "is_marked_parallel",
+    "marked_loops",
     "marker",
+    "marker_at",
     "placement_problem",
     "inside",
+    "pragmas_at",
     "pragmas_of",
     "remove_marker",
     "replace_pragma",
@@ -207,7 +211,11 @@ def without_variable(text: str, name: str) -> str:
 
 def pragmas_of(loop: Loop) -> list[c_ast.Pragma]:
     """The ``#pragma`` nodes right before the loop in its block (they apply to it)."""
-    site = loop.site
+    return pragmas_at(loop.site)
+
+
+def pragmas_at(site: LoopSite) -> list[c_ast.Pragma]:
+    """:func:`pragmas_of` the loop at ``site`` (one walk of the function finds every site)."""
     items = block_of(site.parent)
     if items is None:
         return []
@@ -229,11 +237,21 @@ def block_of(parent: c_ast.Node) -> list[c_ast.Node] | None:
 
 def marker(loop: Loop) -> ParallelMarker | None:
     """The ``#pragma passman parallel`` marker of ``loop``, if it has one."""
-    for p in pragmas_of(loop):
+    return marker_at(loop.site)
+
+
+def marker_at(site: LoopSite) -> ParallelMarker | None:
+    """:func:`marker` of the loop at ``site``."""
+    for p in pragmas_at(site):
         m = ParallelMarker.parse(p.string)
         if m is not None:
             return m
     return None
+
+
+def marked_loops(module) -> list[Loop]:
+    """The loops of ``module`` that carry a marker, outer before inner (one walk of the function)."""
+    return [Loop(module, s.label, s) for s in iter_sites(located_sites(module.ast)) if marker_at(s) is not None]
 
 
 def is_marked_parallel(loop: Loop) -> bool:

@@ -42,6 +42,7 @@ from .marker import (
     collapse_chain,
     constant_value,
     is_marked_parallel,
+    marked_loops,
     placement_problem,
     pragmas_of,
     remove_marker,
@@ -139,7 +140,7 @@ def _proven(loop: Loop, m: ParallelMarker) -> tuple[ParallelMarker | None, str]:
     return own.merged(ParallelMarker(tuple(v.private), tuple(v.lastprivate), need)), ""
 
 
-@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"])
+@transformation(scope="module", reads=["parallel_loops"], preserves=["callgraph"])
 def ompify_code(module: Module, collapse: bool = True) -> None:
     """Turn the ``#pragma passman parallel`` markers into ``#pragma omp parallel for``.
 
@@ -177,7 +178,7 @@ def ompify_code(module: Module, collapse: bool = True) -> None:
 
     - collapse: merge short perfect rectangular nests of marked loops into one collapse(n) pragma (default true)
     """
-    marked = [lp for lp in module.all_loops if is_marked_parallel(lp)]
+    marked = marked_loops(module)
     if not marked:
         raise PassFailed(f"no loop of {module.name} is marked parallel (run a parallelization pass first)")
     done: set[str] = set()

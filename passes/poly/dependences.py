@@ -332,6 +332,8 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
             (writes if a.is_write else reads).append(a)
     out: list[Dependence] = []
     orders: dict[tuple[str, str, int], isl.Map | None] = {}
+    boxes: dict[int, Box] = {}
+    ranges: dict[int, isl.Set] = {}
     for array in sorted(by_array):
         reads, writes = by_array[array]
         if not writes:
@@ -351,6 +353,8 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
         pairs += [("output", w1, w2) for w1 in writes for w2 in writes]
         for kind, src, dst in pairs:
             a, b = stmts[src.stmt], stmts[dst.stmt]
+            if _apart(_box_of(src, boxes), _box_of(dst, boxes)) or _disjoint(src, dst, ranges):
+                continue
             mem, coarse = _conflicts(src, dst)
             if mem.is_empty():
                 continue
@@ -400,6 +404,87 @@ def scop_dependences(scop: Scop) -> list[Dependence]:
 #: strip-mined then tiled code gave 124 pieces per access, and intersecting the 15,378 pieces
 #: of their product with one level took 57 s (fuzz case timeout_f8c910d4)
 MAX_CONFLICT_PIECES = 1024
+
+
+#: bounds of the elements an access may touch, per array dimension (None: unbounded that way)
+Box = tuple[tuple[int | None, int | None], ...]
+
+
+def _box_of(access: Access, boxes: dict[int, Box]) -> Box:
+    if id(access) not in boxes:
+        boxes[id(access)] = _element_box(access.relation)
+    return boxes[id(access)]
+
+
+def _element_box(relation: isl.Map) -> Box:
+    """Constant bounds of the elements ``relation`` reaches, for any parameter values.
+
+    Each dimension's range is projected alone, with the parameters and local
+    variables dropped (a superset), and its bounds read from its simple hull,
+    so they are sound; a dimension without a constant bound gets None on
+    that side.
+    """
+    rng = relation.range()
+    n = rng.dim(_DT.set)
+    box: list[tuple[int | None, int | None]] = []
+    try:
+        rng = rng.project_out(_DT.param, 0, rng.dim(_DT.param))
+        for k in range(n):
+            one = rng.project_out(_DT.set, k + 1, n - k - 1).project_out(_DT.set, 0, k)
+            box.append(_bounds(one.remove_divs().simple_hull()))
+    except isl.Error:
+        return tuple((None, None) for _ in range(n))
+    return tuple(box)
+
+
+def _bounds(interval: isl.BasicSet) -> tuple[int | None, int | None]:
+    """``(lowest, highest)`` of a one-dimensional set without parameters (None: unbounded)."""
+    lo: int | None = None
+    hi: int | None = None
+    for c in interval.get_constraints():
+        a = c.get_coefficient_val(_DT.set, 0).to_python()
+        b = c.get_constant_val().to_python()
+        if a == 0:
+            if b < 0 or (c.is_equality() and b != 0):
+                return (1, 0)  # no element at all
+            continue
+        # a*x + b >= 0 (or = 0): a > 0 bounds x below by ceil(-b/a), a < 0 above by floor(b/-a)
+        if c.is_equality():
+            if b % a:
+                return (1, 0)
+            low = high = -b // a
+        else:
+            low, high = (-(b // a), None) if a > 0 else (None, b // -a)
+        if low is not None:
+            lo = low if lo is None else max(lo, low)
+        if high is not None:
+            hi = high if hi is None else min(hi, high)
+    return (lo, hi)
+
+
+def _disjoint(src: Access, dst: Access, ranges: dict[int, isl.Set]) -> bool:
+    """Whether the two accesses surely touch no common element (their ranges do not meet)."""
+    for a in (src, dst):
+        if id(a) not in ranges:
+            ranges[id(a)] = a.relation.range().coalesce()
+    try:
+        return ranges[id(src)].intersect(ranges[id(dst)]).is_empty()
+    except isl.Error:
+        return False
+
+
+def _apart(x: Box, y: Box) -> bool:
+    """Whether two boxes of one array surely share no element."""
+    if len(x) != len(y):
+        return False
+    for (lo1, hi1), (lo2, hi2) in zip(x, y):
+        if (lo1 is not None and hi1 is not None and lo1 > hi1) or (lo2 is not None and hi2 is not None
+                                                                    and lo2 > hi2):
+            return True
+        if (hi1 is not None and lo2 is not None and hi1 < lo2) or (hi2 is not None and lo1 is not None
+                                                                   and hi2 < lo1):
+            return True
+    return False
 
 
 def _conflicts(src: Access, dst: Access) -> tuple[isl.Map, bool]:

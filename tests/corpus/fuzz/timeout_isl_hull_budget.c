@@ -1,6 +1,6 @@
 /* Fuzz case: timeout in api mode, seed 150016, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode api --seed 150016 --cases 1 */
-/* Check it: python -m passman.fuzz --check timeout_db5878ee.c */
+/* Check it: python -m passman.fuzz --check timeout_isl_hull_budget.c */
 /* Problem: the steps ran past 30 s */
 /* passman-timeout: 30 */
 /* passman-steps: [{"name": "coarse_grain_parallelization", "function": "main", "loop": null, "args": [], "kwargs": {"min_work": 0}}, {"name": "coarse_grain_parallelization_with_reduction", "function": "main", "loop": null, "args": [], "kwargs": {"min_work": 0}}, {"name": "coarse_grain_parallelization_with_reduction", "function": "main", "loop": null, "args": [], "kwargs": {}}, {"name": "tile", "function": "main", "loop": 13, "args": [3, 5, 2], "kwargs": {}}, {"name": "auto_schedule", "function": "main", "loop": null, "args": [], "kwargs": {"tile": false}}, {"name": "ompify_code", "function": "main", "loop": null, "args": [], "kwargs": {}}] */
