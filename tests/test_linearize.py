@@ -664,3 +664,50 @@ def test_local_with_initializer_refused(write_c):
     ):
         ws["main"].linearize_array(locals=True)
     assert snapshot(ws) == before
+
+
+COMPLEX_ELEMENTS = r"""
+#include <stdio.h>
+typedef double cplx[2];
+
+static double norm(int n, int m, cplx A[n][m])
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            s += A[i][j][0] * A[i][j][0] + A[i][j][1] * (j + 1);
+    return s;
+}
+
+static void fill(int n, int m, cplx A[n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            A[i][j][0] = i + 0.5 * j;
+            A[i][j][1] = i - j;
+        }
+    printf("%.3f\n", norm(n, m, A));
+}
+
+int main(void)
+{
+    cplx A[7][5];
+    fill(7, 5, A);
+    printf("%.3f\n", norm(7, 5, A));
+    return 0;
+}
+"""
+
+
+def test_arrays_of_an_array_typedef_keep_the_element_subscripts(write_c):
+    """``cplx A[n][m]`` (cplx: double[2]) becomes ``cplx *A``; ``A[i][j][1]`` is ``A[i * m + j][1]``."""
+    src = write_c(COMPLEX_ELEMENTS)
+    ws = Workspace(src)
+    ws["fill"].linearize_array()  # and norm, through the call
+    assert "static void fill(int n, int m, cplx *A)" in ws["fill"].code
+    assert "A[i * m + j][1] = i - j;" in ws["fill"].code
+    assert "s += A[i * m + j][0] * A[i * m + j][0] + A[i * m + j][1] * (j + 1);" in ws["norm"].code
+    assert "fill(7, 5, (cplx *)A);" in ws["main"].code
+    assert "norm(7, 5, (cplx *)A)" in ws["main"].code
+    assert_same_output([src], ws)
+    workspace_output(ws, **WALL)

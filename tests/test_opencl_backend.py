@@ -50,3 +50,58 @@ def test_corpus_program_on_opencl(files, tmp_path, request):
     if count:
         m = re.search(r"(\d+) kernel launches", got.stderr)
         assert m and int(m.group(1)) > 0, got.stderr[-300:]
+
+
+#: fftw_complex (a header's typedef of double[2]) arrays in kernels: the kernels take flat
+#: pointers to the element type and need the header's typedef
+COMPLEX = r"""
+#include <stdio.h>
+#include <fftw3.h>
+#define N 64
+#define M 32
+
+static void scale(int n, int m, fftw_complex A[n][m], double s)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            A[i][j][0] = A[i][j][0] * s + j;
+            A[i][j][1] = A[i][j][1] * s - i;
+        }
+}
+
+int main(void)
+{
+    static fftw_complex A[N][M];
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++) {
+            A[i][j][0] = i * 0.5 + j;
+            A[i][j][1] = i - j * 0.25;
+        }
+    scale(N, M, A, 1.5);
+    double sum = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < M; j++)
+            sum += A[i][j][0] * (i + 1) - A[i][j][1] * (j + 2);
+    printf("%.17g\n", sum);
+    return 0;
+}
+"""
+
+
+@pytest.mark.skipif(not Path("/usr/include/fftw3.h").exists(), reason="no fftw3.h (Debian: libfftw3-dev)")
+def test_kernels_on_arrays_of_fftw_complex(tmp_path):
+    src = tmp_path / "cplx.c"
+    src.write_text(COMPLEX)
+    reference = Workspace(str(src))
+    reference.build("c", tmp_path / "ref")
+    expected = reference.run()
+    ws = Workspace(str(src))
+    recipe_entry(load_recipe("opencl"))(ws)
+    ws.build("opencl", tmp_path / "ocl")
+    kernels = (tmp_path / "ocl" / "kernels.cl").read_text()
+    assert len(re.findall(r"^PASSMAN_KERNEL void", kernels, re.M)) == 3
+    assert "typedef double fftw_complex[2];" in kernels
+    assert "A[i * m + j][0] = A[i * m + j][0] * s + j;" in kernels
+    got = ws.run(env=dict(os.environ), timeout=300)
+    assert got.returncode == 0, got.stderr[-2000:]
+    assert got.stdout == expected.stdout

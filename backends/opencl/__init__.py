@@ -174,15 +174,22 @@ def split(ws: Any, host_launcher) -> tuple[dict[str, str], list[str], list[str],
     return hosts, kernel_texts, _typedefs(clone, list(kernel_funcs.values())), parsed, kernel_funcs
 
 
+#: types the device compilers know already (OpenCL C's built-in scalars, and what CUDA's
+#: headers declare): a header's typedef of them is not repeated in the kernels
+DEVICE_TYPES = frozenset({"size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "bool", "half", "uchar",
+                          "ushort", "uint", "ulong", "wchar_t"})
+
+
 def _typedefs(ws: Any, funcs: list[c_ast.FuncDef]) -> list[str]:
-    """The program's own typedefs the kernels name (``typedef char base;``), in source order."""
+    """The typedefs the kernels name, in source order: the program's own (``typedef char base;``)
+    and its headers' (``typedef double fftw_complex[2];``), but not :data:`DEVICE_TYPES`."""
     defs: dict[str, c_ast.Typedef] = {}
     order: list[str] = []
     for cu in ws.compilation_units:
         if cu.is_stub:
             continue
         for node in cu.ast.ext:
-            if isinstance(node, c_ast.Typedef) and cu.is_own(node) and node.name not in defs:
+            if isinstance(node, c_ast.Typedef) and node.name not in DEVICE_TYPES and node.name not in defs:
                 defs[node.name] = node
                 order.append(node.name)
     wanted: set[str] = set()

@@ -73,6 +73,15 @@ def array_dims(t: c_ast.Node) -> list[c_ast.Node | None] | None:
     return [lv.dim if isinstance(lv, c_ast.ArrayDecl) else None for lv in levels]
 
 
+def _element_rank(env: TypeEnv, t: c_ast.Node) -> int:
+    """Array levels of the element type of a declared array (a typedef of an array: ``fftw_complex``)."""
+    _, elem = _levels(t)
+    rank, e = 0, env.unalias(elem)
+    while isinstance(e, c_ast.ArrayDecl):
+        rank, e = rank + 1, env.unalias(e.type)
+    return rank
+
+
 def _flat_type(t: c_ast.Node) -> c_ast.Node:
     """``T A[n][m]`` / ``T (*A)[m]`` as ``T *A``: qualifiers of the outer level and the element kept."""
     levels, elem = _levels(t)
@@ -314,10 +323,11 @@ class _Linearizer:
         for a in plan.arrays:
             self._check_dims(name, fd, table, a)
         parents = parent_map(fd)
+        element_ranks = {id(a.decl): _element_rank(env, a.decl.type) for a in plan.arrays}
         for ident in find_all(fd.body, c_ast.ID):
             a = by_decl.get(id(table.decl_of(ident)))
             if a is not None:
-                self._use(name, plan, a, ident, parents, table)
+                self._use(name, plan, a, ident, parents, table, element_ranks[id(a.decl)])
         for call in find_all(fd.body, c_ast.FuncCall):
             self._call(name, plan, call, table, env)
         return plan
@@ -345,15 +355,27 @@ class _Linearizer:
                     )
 
     def _use(
-        self, name: str, plan: _FunctionPlan, a: _Array, ident: c_ast.ID, parents, table
+        self, name: str, plan: _FunctionPlan, a: _Array, ident: c_ast.ID, parents, table,
+        element_rank: int = 0,
     ) -> None:
         n = len(a.dims)
         subs: list[c_ast.Node] = []
         top: c_ast.Node = ident
         parent = parents.get(id(top))
-        while isinstance(parent, c_ast.ArrayRef) and parent.name is top:
+        # the subscripts of the declared levels; those past them index the element, an array
+        # itself when its type is a typedef of one (fftw_complex A[n][m]: A[i][j][0] is
+        # A[i * m + j][0])
+        while isinstance(parent, c_ast.ArrayRef) and parent.name is top and len(subs) < n:
             subs.append(parent.subscript)
             top, parent = parent, parents.get(id(parent))
+        extra = 0
+        probe = top
+        while isinstance(parents.get(id(probe)), c_ast.ArrayRef) and parents[id(probe)].name is probe:
+            extra, probe = extra + 1, parents[id(probe)]
+        if extra and extra <= element_rank:
+            plan.chains.append(_Chain(a, top, subs))
+            return
+        subs += [None] * extra  # more subscripts than the type has: refused below
         chain = _Chain(a, top, subs)
         k = len(subs)
         fail = f"{where(ident)}: cannot linearize {a.decl.name} in {name}"
@@ -458,7 +480,13 @@ class _Linearizer:
                     continue
             if kind == "flat" and elem is not None and rank == 1 and _is_void(elem):
                 continue
-            if kind != "array" or rank != len(array_dims(p.type) or []):
+            own_levels = len(array_dims(p.type) or [])
+            element_rank = _element_rank(env, p.type)
+            if kind == "array" and element_rank and rank == own_levels + element_rank:
+                # fftw_complex A[n][m] passed on: the levels past the parameter's are its element's
+                plan.casts.append((call.args, arg, _element_pointer(copy_node(_levels(p.type)[1]))))
+                continue
+            if kind != "array" or rank != own_levels:
                 raise PassFailed(
                     f"{where(call)}: cannot linearize {p.name} of {callee}: the argument "
                     f"`{_show(arg)}` in {name} is not a {len(array_dims(p.type))}-D array"
