@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,10 @@ def test_kernels_on_arrays_of_fftw_complex(tmp_path):
     assert len(re.findall(r"^PASSMAN_KERNEL void", kernels, re.M)) == 3
     assert "typedef double fftw_complex[2];" in kernels
     assert "A[i * m + j][0] = A[i * m + j][0] * s + j;" in kernels
+    # the host side is warning-free C (array parameters' size passed as a pointer's)
+    host = subprocess.run(["gcc", "-fsyntax-only", "-Wall", "-Werror", "-Ipassman_lib", "cplx.c"],
+                          cwd=tmp_path / "ocl", capture_output=True, text=True)
+    assert host.returncode == 0, host.stderr
     got = ws.run(env=dict(os.environ), timeout=300)
     assert got.returncode == 0, got.stderr[-2000:]
     assert got.stdout == expected.stdout

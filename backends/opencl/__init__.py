@@ -125,8 +125,11 @@ def render_launcher(launch: Launch) -> str:
         if not isinstance(a, c_ast.ID):
             raise InvalidInput(f"error: opencl: launcher {func.decl.name}: argument {to_c(a)} is not a variable")
         args.append(a.name)
+    # an array parameter is a pointer: its size said so (sizeof on it draws gcc's warning)
+    arrays = {p.name for p in parameters(func) if isinstance(p.type, c_ast.ArrayDecl)}
+    sizes = ["sizeof(void *)" if a in arrays else f"sizeof({a})" for a in args]
     m = len(launch.loops)
-    return _template("launcher.c.j2").render(
+    return _template("launcher.c.j2").render(sizes=sizes,
         name=func.decl.name, kernel=launch.kernel, signature=to_c(func.decl).rstrip(";\n "),
         args=args, ndims=m, block=launch.block_c,
         dims=[{"k": k, "axis": m - 1 - k, "lo": to_c(lo), "hi": to_c(hi)}
