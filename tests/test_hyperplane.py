@@ -213,3 +213,38 @@ def test_unimodular_completion(h):
     # unimodular: a bijection of Z^n onto itself
     assert m.is_bijective()
     assert m.range().is_equal(isl.Set("{ [" + ", ".join(f"y{k}" for k in range(n)) + "] }"))
+
+
+#: a band with one value of j: the image's bound on the new inner loop is an equality,
+#: ij - 2 i = 3, with no integer i where ij - 3 is odd (fuzz case wrong_hyperplane_equality)
+ONE_COLUMN = r"""
+#include <stdio.h>
+static double A[12][3];
+static void one(int lo)
+{
+    for (int i = 1; i < 4; i++)
+        for (int j = lo; j < lo + 1; j++)
+            A[j + 2 * i][0] += 0.5 * i + A[j][1];
+}
+int main(void)
+{
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 3; j++)
+            A[i][j] = (i * 7 + j * 3 + 1) % 11 * 0.25;
+    one(3);
+    double s = 0;
+    for (int i = 0; i < 12; i++)
+        for (int j = 0; j < 3; j++)
+            s += A[i][j] * (i * 3 + j + 1);
+    printf("%.17g\n", s);
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("h", [(2, 1), (3, 1), (3, 2)])
+def test_an_equality_bound_scans_only_integer_points(write_c, h):
+    src = write_c(ONE_COLUMN)
+    ws = Workspace(src)
+    ws["one"].loops()[0].loop_hyperplane(h)
+    assert_same_output([src], ws, **O0)

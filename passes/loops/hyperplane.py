@@ -300,8 +300,9 @@ def _level_bounds(image: isl.Set, n: int, q: int) -> tuple[list[isl.Aff], list[i
         val = isl.Val.int_from_si(rest.get_ctx(), abs(a))
         lo = rest.neg().scale_down_val(val).ceil() if a > 0 else None
         hi = rest.scale_down_val(val).floor() if a < 0 else None
-        if c.is_equality():  # a*y + rest = 0
-            lo = hi = rest.neg().scale_down_val(isl.Val.int_from_si(rest.get_ctx(), a))
+        if c.is_equality():  # a*y + rest = 0: y = -rest/a, an integer only where a divides rest
+            exact = rest.neg().scale_down_val(isl.Val.int_from_si(rest.get_ctx(), a))
+            lo, hi = exact.ceil(), exact.floor()  # lo > hi (no iteration) where it does not
         if lo is not None:
             lows.append(lo)
         if hi is not None:
