@@ -263,3 +263,16 @@ void kernel(double A[40], double B[40])
     assert summary(filtered) == summary(unfiltered)  # the same dependences, fewer pairs composed
     assert skipped < len(tested)
     assert any(d.kind == "flow" and d.source.array == "A" for d in filtered)
+
+
+def test_code_that_repeats_a_statement_too_often_is_refused_and_the_part_kept():
+    # isl separated this skewed nest into 26 guarded copies of each statement (fuzz case
+    # timeout_statement_copies); the part keeps its code, the other parts are rescheduled
+    from conftest import CORPUS
+
+    ws = Workspace(str(CORPUS / "fuzz" / "timeout_statement_copies.c"))
+    ws.apply("auto_schedule", ws["main"], tile=False)
+    code = ws["main"].code
+    assert "for (k = j; k < 14; k++) {" in code  # the nest as written
+    assert code.count("B[i + 3][j + 1] = 0.3 * A[j + 3][i + 1][9]") == 1
+    assert "#pragma passman parallel" in code  # the initialisation nests were rescheduled

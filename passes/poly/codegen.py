@@ -521,6 +521,7 @@ def generate(
     conv.owner = _branch_owners(scop)
     hoisted, conv.split = _hoisted_declarations(module, scop)
     out = _rejoin(hoisted + conv.nodes(tree), hoisted, conv)
+    _check_copies(scop, conv.instances)
     if conv.holes:
         out = _fill_holes(scop, out, conv)
     _check_declarations(module, scop, out, conv.instances, hoisted)
@@ -535,6 +536,28 @@ def generate(
                 f"{inst.stmt.node.name}, used after the part, would move into a block"
             )
     return out
+
+
+#: copies of one statement beyond which the generated code is refused: isl separated a skewed
+#: nest of three statements over a parameter into 26 guarded copies of each, on which the
+#: analyses of the next pass took 20 s (fuzz case timeout_statement_copies); the corpus's OpenMP and OpenCL
+#: outputs repeat a statement at most 4 times
+MAX_STATEMENT_COPIES = 12
+
+
+def _check_copies(scop: Scop, instances: Sequence[Instance]) -> None:
+    """Refuse code that repeats a statement more than :data:`MAX_STATEMENT_COPIES` times."""
+    counts: dict[str, int] = {}
+    for inst in instances:
+        counts[inst.stmt.name] = counts.get(inst.stmt.name, 0) + 1
+    for stmt in scop.statements:
+        n = counts.get(stmt.name, 0)
+        if n > MAX_STATEMENT_COPIES:
+            raise PassFailed(
+                f"{scop.where}: isl's code for the new schedule would repeat the statement at "
+                f"{where(stmt.node)} {n} times (at most {MAX_STATEMENT_COPIES}: past that the code is "
+                "neither readable nor cheap to analyse)"
+            )
 
 
 def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock | None) -> isl.AstNode:
