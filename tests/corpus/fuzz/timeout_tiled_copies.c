@@ -1,6 +1,6 @@
 /* Fuzz case: timeout in api mode, seed 150030, shrunk automatically. */
 /* Found by: python -m passman.fuzz --mode api --seed 150030 --cases 1 */
-/* Check it: python -m passman.fuzz --check timeout_40e5ce02.c */
+/* Check it: python -m passman.fuzz --check timeout_tiled_copies.c */
 /* Problem: the steps ran past 30 s */
 /* passman-timeout: 30 */
 /* passman-steps: [{"name": "unroll_and_jam", "function": "main", "loop": 17, "args": [2], "kwargs": {}}, {"name": "auto_schedule", "function": "main", "loop": null, "args": [], "kwargs": {"fusion": "max"}}, {"name": "scalarization", "function": "main", "loop": null, "args": [], "kwargs": {"break_perfect_nest": true}}, {"name": "dead_code_elimination", "function": "main", "loop": null, "args": [], "kwargs": {}}, {"name": "auto_schedule", "function": "main", "loop": null, "args": [], "kwargs": {"wavefront": false, "tile_sizes": "4,3"}}, {"name": "ompify_code", "function": "main", "loop": null, "args": [], "kwargs": {}}] */
