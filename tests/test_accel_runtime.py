@@ -338,6 +338,37 @@ def test_rule_examples(rules, query, expected):
 
 
 @pytest.mark.parametrize(
+    "occupancy, expected",
+    [
+        # H100, 72 registers a thread (64K registers a multiprocessor, whole blocks): blocks of
+        # 32, 64, 128, 256 items keep 896, 896, 896, 768 resident: 128, the largest of the best
+        ("896x896x896x768", "total=128 local=32x4"),
+        # a light kernel: every size fills the multiprocessor, the target stays (256)
+        ("1024x2048x2048x2048", "total=256 local=32x8"),
+        # shared memory allows 2 blocks at most: the larger block holds more
+        ("64x128x256x512", "total=256 local=32x8"),
+        # a kernel whose blocks of 64 hold the most
+        ("512x1024x768x512", "total=64 local=32x2"),
+        # slots past the cap (max_group 128 below) are not considered
+        ("", "total=256 local=32x8"),
+    ],
+)
+def test_rule_occupancy_picks_the_block_that_keeps_most_items_resident(rules, occupancy, expected):
+    occ = f" occ={occupancy}" if occupancy else ""
+    assert rules([f"choose w=32 m=1024 cu=132 e=4096x4096{occ}"]) == [
+        f"{expected} global=4096x4096"]
+
+
+def test_rule_occupancy_respects_the_caps_and_the_small_grid_rule(rules):
+    # slots above max_group (128) are ignored even if they report more
+    assert rules(["choose w=32 m=128 cu=1 e=4096 occ=100x200x300x4000"]) == [
+        "total=128 local=128 global=4096"]
+    # the occupancy choice (128) is then halved for a small grid: 2 blocks per compute unit
+    assert rules(["choose w=32 m=1024 cu=132 e=16896 occ=896x896x896x768"]) == [
+        "total=64 local=64 global=16896"]
+
+
+@pytest.mark.parametrize(
     "warp, shapes",
     [
         # dimension 0 at least a warp wins over squareness: 32 x (B / 32)

@@ -124,6 +124,9 @@ static void passman_register_exit(void)
    PASSMAN_ACCEL_DEVICE_LIMITS before including this file and defines passman_device_limits;
    the emulation gets the fixed device below. */
 
+/* Block sizes W << j (j < PASSMAN_OCCUPANCY_SLOTS) whose occupancy a device may report. */
+#define PASSMAN_OCCUPANCY_SLOTS 11
+
 /* What a device allows, as the heuristic sees it (0 in a size: no limit, or not known). */
 struct passman_device_limits {
     size_t warp;          /* W: dimension 0 of a block is a multiple of it (CUDA warpSize,
@@ -133,6 +136,11 @@ struct passman_device_limits {
     size_t compute_units; /* multiprocessors (CL_DEVICE_MAX_COMPUTE_UNITS) */
     size_t max_groups[3]; /* blocks of a grid per dimension (CUDA maxGridSize); 0: any (the
                              OpenCL launch strip-mines what the device cannot take at once) */
+    size_t resident[PASSMAN_OCCUPANCY_SLOTS];
+                          /* occupancy, where the API gives it for the kernel (its registers and
+                             shared memory: CUDA cudaOccupancyMaxActiveBlocksPerMultiprocessor):
+                             resident[j] = the kernel's work-items resident at once on one
+                             compute unit with blocks of W << j items; 0: not known */
 };
 
 /* The block of a large grid (the CUDA guide's 128 to 256 items; Par4All's 256), and the most
@@ -152,9 +160,27 @@ void passman_accel_config_for(const char *kernel, const size_t *block, int ndims
 }
 #endif
 
+/* Of the blocks W << j up to `b` items, the one that keeps the most of the kernel's work-items
+   resident on a compute unit (lim->resident), the larger on a tie; `b` itself when the device
+   reports no occupancy for them. A kernel heavy in registers can hold more work-items with
+   smaller blocks (72 registers on 64K: 3 blocks of 256 items, 768 resident, but 7 of 128,
+   896), since a compute unit holds whole blocks. */
+static size_t passman_occupancy_block(size_t w, size_t b, const struct passman_device_limits *lim)
+{
+    size_t best = b, most = 0, c;
+    int j;
+    for (j = 0, c = w; j < PASSMAN_OCCUPANCY_SLOTS && c <= b; j++, c *= 2)
+        if (lim->resident[j] && lim->resident[j] >= most) {
+            most = lim->resident[j];
+            best = c;
+        }
+    return best;
+}
+
 /* The items of a block: the largest W * 2^j within PASSMAN_BLOCK_TARGET and max_group (the
-   latter alone when it is below W), halved while the grid would have fewer than two blocks
-   per compute unit, but never below W. */
+   latter alone when it is below W), or the smaller W * 2^j that keeps more work-items resident
+   (passman_occupancy_block), halved while the grid would have fewer than two blocks per
+   compute unit, but never below W. */
 static size_t passman_block_total(int ndims, const size_t *extent,
                                   const struct passman_device_limits *lim)
 {
@@ -166,6 +192,7 @@ static size_t passman_block_total(int ndims, const size_t *extent,
         return cap;
     for (b = w; 2 * b <= cap; b *= 2)
         ;
+    b = passman_occupancy_block(w, b, lim);
     for (k = 0; k < ndims; k++)
         items = extent[k] && items > (size_t) -1 / extent[k] ? (size_t) -1 : items * extent[k];
     while (b > w && items / 2 / b < lim->compute_units)
@@ -438,6 +465,7 @@ void passman_accel_config(int ndims, const size_t *extent, size_t *global, size_
 static void passman_device_limits(const char *kernel, struct passman_device_limits *lim)
 {
     (void) kernel;
+    memset(lim, 0, sizeof *lim); /* no occupancy known */
     lim->warp = 32;
     lim->max_group = 1024;
     lim->max_item[0] = lim->max_item[1] = 1024;

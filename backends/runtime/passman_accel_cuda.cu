@@ -142,7 +142,9 @@ static void passman_device_limits(const char *kernel, struct passman_device_limi
 }
 
 /* The device's limits lowered by the kernel's own (cudaFuncGetAttributes: maxThreadsPerBlock,
-   lower than the device's for a kernel short of registers); `func` is the kernel,
+   lower than the device's for a kernel short of registers), with the kernel's occupancy for
+   each block of W << j items up to PASSMAN_BLOCK_TARGET (cudaOccupancyMaxActiveBlocksPer-
+   Multiprocessor, from its registers and shared memory); `func` is the kernel,
    `(const void *) k0` (NULL: the device's limits only). */
 static void cuda_kernel_limits(const void *func, const char *kernel, int ndims,
                                struct passman_device_limits *lim)
@@ -152,9 +154,20 @@ static void cuda_kernel_limits(const void *func, const char *kernel, int ndims,
     passman_device_limits(kernel, lim);
     if (func) {
         cudaFuncAttributes attr;
+        size_t items;
+        int j;
         PASSMAN_CUDA_CHECK(cudaFuncGetAttributes(&attr, func), "cudaFuncGetAttributes");
         if (attr.maxThreadsPerBlock > 0 && (size_t) attr.maxThreadsPerBlock < lim->max_group)
             lim->max_group = (size_t) attr.maxThreadsPerBlock;
+        for (j = 0, items = lim->warp ? lim->warp : 1;
+             j < PASSMAN_OCCUPANCY_SLOTS && items <= lim->max_group && items <= PASSMAN_BLOCK_TARGET;
+             j++, items *= 2) {
+            int blocks = 0;
+            PASSMAN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func,
+                                                                             (int) items, 0),
+                               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+            lim->resident[j] = blocks > 0 ? (size_t) blocks * items : 0;
+        }
     }
 }
 

@@ -495,6 +495,7 @@ static void passman_device_limits(const char *kernel, struct passman_device_limi
 {
     size_t i;
     passman_accel_init();
+    memset(lim, 0, sizeof *lim); /* OpenCL reports no occupancy */
     lim->warp = ocl.warp;
     lim->max_group = ocl.max_group;
     lim->max_item[0] = ocl.max_item[0];

@@ -2,7 +2,7 @@
    functions, which the implementations keep static, are reached by compiling the emulation
    into this program. One query a line on stdin, one answer a line on stdout:
 
-     choose w=W m=M cu=C [x=X0xX1xX2] [g=G0xG1xG2] e=E0[xE1[xE2]]
+     choose w=W m=M cu=C [x=X0xX1xX2] [g=G0xG1xG2] [occ=R0xR1x..] e=E0[xE1[xE2]]
          -> "total=B local=L0x.. global=G0x.."   (passman_block_total, passman_choose_block)
      shape w=W total=B [x=..] e=..      -> "local=.."          (passman_block_shape)
      fit w=W m=M [x=..] g=.. e=.. l=..  -> "local=.." or "fail" (passman_fit_grid)
@@ -15,7 +15,9 @@
      emu [kernel=K] [block=..] e=..     -> "global=.."  (passman_accel_emu_launch_for: the
                                                          range its work-items covered)
 
-   Missing x: no limit per dimension; missing g: any grid; cu defaults to 0 (no small-grid cap).
+   Missing x: no limit per dimension; missing g: any grid; cu defaults to 0 (no small-grid cap);
+   occ: the kernel's resident work-items per compute unit with blocks of W, 2W, 4W ... items
+   (missing: occupancy not known).
    A bad query prints "bad query" and exits 2. */
 #include "passman_accel_omp.c"
 
@@ -33,6 +35,24 @@ static int parse_list(const char *v, size_t *out, int *n)
             return 0;
         v = end + 1;
     }
+}
+
+/* "R0xR1x.." into lim->resident (at most PASSMAN_OCCUPANCY_SLOTS values): 0 when malformed. */
+static int parse_occupancy(const char *v, struct passman_device_limits *lim)
+{
+    char *end;
+    int j;
+    for (j = 0; j < PASSMAN_OCCUPANCY_SLOTS; j++) {
+        if (*v < '0' || *v > '9')
+            return 0;
+        lim->resident[j] = (size_t) strtoull(v, &end, 10);
+        if (*end == '\0')
+            return 1;
+        if (*end != 'x')
+            return 0;
+        v = end + 1;
+    }
+    return 0;
 }
 
 static void print_list(const char *key, const size_t *v, int n)
@@ -92,6 +112,8 @@ int main(void)
                 snprintf(kernel, sizeof kernel, "%s", v);
             else if (strcmp(word, "x") == 0 && parse_list(v, x, &n))
                 memcpy(lim.max_item, x, sizeof x);
+            else if (strcmp(word, "occ") == 0 && parse_occupancy(v, &lim))
+                ;
             else if (strcmp(word, "g") == 0 && parse_list(v, g, &ng))
                 memcpy(lim.max_groups, g, sizeof g);
             else if (strcmp(word, "e") == 0 && parse_list(v, e, &ne))
