@@ -18,6 +18,11 @@ Options (``--set NAME=VALUE``):
 * ``host``: functions kept on the host (comma-separated names);
 * ``promote`` (default true): host code between a loop's kernels runs on the device as
   one-work-item kernels when that keeps the loop's arrays there (``gpu_promote_sequential``);
+* ``libraries`` (default ``device``, optimized transfers only): a library call between
+  kernels (CBLAS, FFTW) runs on the arrays' device buffers where its broker has a device
+  implementation for the target (here the CPU library on the emulated buffers), as a launch
+  that moves nothing around it (``kernel_data_mapping``'s library launches); ``host``
+  keeps every library call a host call, with its arrays copied back before it;
 * ``verbose`` says why each function's nests stayed on the host.
 """
 
@@ -30,7 +35,7 @@ BACKEND = "accel"
 
 
 def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized",
-               host: str = "", promote: bool = True) -> int:
+               host: str = "", promote: bool = True, libraries: str = "device", target: str = "cpu") -> int:
     """Kernels and their transfers on every function; the number of functions with kernels.
 
     ``transfers="optimized"``: gpu_ify on each function, then ``kernel_data_mapping`` on the
@@ -42,10 +47,15 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
     ``host``: comma-separated names of functions kept on the host (PolyBench's init functions,
     as in Amini's measurements). ``promote`` (optimized transfers only): the host statements
     between a loop's kernels that use their arrays run on the device as one-work-item kernels
-    (``gpu_promote_sequential``), so the loop moves no data.
+    (``gpu_promote_sequential``), so the loop moves no data. ``libraries="device"`` (optimized
+    transfers only): library calls run on the device buffers where the brokers have a device
+    implementation for the build ``target`` (``cpu``: the emulation; ``cuda``; ``opencl`` has
+    none); ``"host"``: they stay host calls.
     """
     if transfers not in ("optimized", "naive"):
         raise InvalidInput(f"error: transfers must be 'optimized' or 'naive', not '{transfers}'")
+    if libraries not in ("device", "host"):
+        raise InvalidInput(f"error: libraries must be 'device' or 'host', not '{libraries}'")
     kept = {h.strip() for h in host.split(",") if h.strip()}
     for m in ws.all_functions:  # kernels and transfers are shaped by the sizes: the parsed ones
         try:
@@ -75,7 +85,7 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
         if not done:
             return 0
         try:
-            ws.apply("kernel_data_mapping")
+            ws.apply("kernel_data_mapping", library_target=target if libraries == "device" else "")
             return done
         except PassFailed as why:
             if verbose:
@@ -97,6 +107,6 @@ def accelerate(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "o
 
 
 def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "",
-         promote: bool = True) -> None:
+         promote: bool = True, libraries: str = "device") -> None:
     """Map the parallel nests of every function to kernels, with their transfers."""
-    accelerate(ws, max_dims, verbose, transfers, host, promote)
+    accelerate(ws, max_dims, verbose, transfers, host, promote, libraries, "cpu")

@@ -7,8 +7,12 @@ The same mapping and transfers as the ``accel`` recipe (``gpu_ify``,
 ``kernel_load_store``); the ``opencl`` backend writes the kernels in OpenCL C
 and the launches through the runtime's OpenCL implementation.
 
+Library calls (CBLAS, FFTW) stay host calls: their brokers have no OpenCL
+implementation, so ``libraries=device`` changes nothing here; the arrays their
+stubs' regions name are made valid on the host around them.
+
 Options: ``max_dims`` (default 3), ``transfers`` (``optimized`` or ``naive``), ``host``, ``promote``,
-``verbose`` (see the ``accel`` recipe).
+``libraries``, ``verbose`` (see the ``accel`` recipe).
 """
 
 from __future__ import annotations
@@ -20,6 +24,6 @@ BACKEND = "opencl"
 
 
 def main(ws, max_dims: int = 3, verbose: bool = False, transfers: str = "optimized", host: str = "",
-         promote: bool = True) -> None:
+         promote: bool = True, libraries: str = "device") -> None:
     """Map the parallel nests of every function to kernels, with their transfers."""
-    accelerate(ws, max_dims, verbose, transfers, host, promote)
+    accelerate(ws, max_dims, verbose, transfers, host, promote, libraries, "opencl")

@@ -248,8 +248,9 @@ def test_blas_calls_link_the_cublas_wrapper_with_host_transfers_around_them(tmp_
     """The cuda recipe keeps a CBLAS call on the host: the arrays its stub's regions read
     (A, B, C for dgemm: op(A), op(B) and C's M x N block) come back from the device before it,
     the one it writes (C) goes to the device after it for the next kernel; the wrapper
-    (cblas_cublas.cu, nvcc) runs the call with cuBLAS, moving what it reads and writes."""
-    ws = library_program("blas_calls.c")
+    (cblas_cublas.cu, nvcc) runs the call with cuBLAS, moving what it reads and writes
+    (``libraries=host``; by default the call runs on the device buffers: test_library_launch.py)."""
+    ws = library_program("blas_calls.c", libraries="host")
     plan = ws.render("cuda", tmp_path / "cu")
     assert [(str(s.path), s.compiler) for s in plan.sources if s.path.suffix == ".cu"] == [
         ("kernels.cu", "nvcc"), ("passman_lib/passman_accel_cuda.cu", "nvcc"),

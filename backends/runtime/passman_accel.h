@@ -47,6 +47,11 @@ void passman_accel_copy_from(void *host, const void *dev, size_t elem, int rank,
    later grows it, keeping its content); freed by passman_accel_release. The update calls copy
    the first `bytes` bytes of the array to its buffer, or back. */
 void *passman_accel_resolve(const void *host, size_t bytes);
+/* The device address of `at`, an address inside the host array `host` (as passman_accel_resolve
+   maps it): the same byte offset into its buffer (a library launch's pointer argument, such as
+   &A[i][0] or A + k). An address outside the array is an error. CUDA and the emulation only
+   (an OpenCL buffer is a handle, not an address). */
+void *passman_accel_resolve_at(const void *host, size_t bytes, const void *at);
 void passman_accel_update_device(const void *host, size_t bytes);
 void passman_accel_update_host(void *host, size_t bytes);
 

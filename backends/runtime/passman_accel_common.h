@@ -728,6 +728,16 @@ void *passman_accel_resolve(const void *host, size_t bytes)
     return m->dev;
 }
 
+void *passman_accel_resolve_at(const void *host, size_t bytes, const void *at)
+{
+    const char *h = (const char *) host, *a = (const char *) at;
+    char *dev = (char *) passman_accel_resolve(host, bytes);
+    if (a < h || (size_t) (a - h) > bytes)
+        passman_fatal("passman_accel_resolve_at: %p is outside the host array %p (%zu bytes)", at,
+                      host, bytes);
+    return dev + (a - h);
+}
+
 void passman_accel_update_device(const void *host, size_t bytes)
 {
     if (bytes > 0)

@@ -48,6 +48,30 @@ After::
 The runtime maps each host array to one device buffer (``passman_accel_resolve``,
 allocated on first use, freed at exit), so function signatures do not change.
 
+**Library launches** (``library_target="cuda"``, or ``"cpu"`` for the runtime's
+emulation; :mod:`.library_launch`). A library call whose broker has a device
+entry point for the target is a launch whose IN and OUT are its stub's read
+and write regions, run on the device buffers::
+
+    p4a_launcher_0(N, A);                          /* A[i][j] = ... */
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0,
+                &A[0][0], N, B[0], N, 0.0, C[0], N);
+    p4a_launcher_1(N, C, D);                       /* D[i][j] = C[i][j] ... */
+
+becomes (no copy around the call: A and C stay on the device)::
+
+    p4a_launcher_0(N, passman_accel_resolve(A, sizeof(A[0][0]) * 16 * 16));
+    passman_dev_cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0,
+        passman_accel_resolve_at(A, sizeof(A[0][0]) * 16 * 16, &A[0][0]), N,
+        passman_accel_resolve_at(B, sizeof(B[0][0]) * 16 * 16, B[0]), N, 0.0,
+        passman_accel_resolve_at(C, sizeof(C[0][0]) * 16 * 16, C[0]), N);
+    p4a_launcher_1(N, passman_accel_resolve(C, ...), passman_accel_resolve(D, ...));
+
+and ``fftw_execute(p)`` runs as ``passman_dev_fftw_execute_dft(p, in, out)`` on
+the device copies of the arrays ``p`` captured. A call it cannot prove stays
+a host call (never a refusal); with ``library_target=""`` (the default) every
+library call does.
+
 **The analysis.** For each array, at each point, which sides hold a valid
 copy: host, device, or both (1, 0, or ``E``: as at the function's entry).
 A host statement needs the host copy (copy back before it when it is not
@@ -73,8 +97,8 @@ with the host copy valid; a root other than ``main`` copies back at its end
 what its callers may read.
 
 Whole arrays move (Par4All's granularity); regions decide which arrays and
-when. Refused (PassFailed, nothing changed): a launch argument that is not a
-plain array variable of known size; a function that uses an array through
+when. Refused (PassFailed, nothing changed): a kernel launcher's argument that
+is not a plain array variable of known size; a function that uses an array through
 another pointer it assigns (``p = A``); ``break``, ``continue``, ``goto`` or
 ``return`` leaving a loop or branch that launches kernels; a function with
 kernels reached through a pointer, recursively, or with an argument that is
@@ -85,17 +109,19 @@ loop's launches write it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import islpy as isl
 import networkx as nx
 from pycparser import c_ast
 
 from passman import PassFailed, transformation
-from passman.astutil import copy_node, parent_map, walk
+from passman.astutil import copy_node, parent_map, replace_child, walk
 
 from ..cfacts.control import describe_jump, escaping_jumps
 from ..cfacts.names import where
 from ..poly.facts import extent_set
+from .library_launch import LibraryLaunch, device_call, library_launches
 from .load_store import HEADER, launchers, reach
 
 E = "E"  # a side as it was at the function's entry
@@ -174,6 +200,9 @@ class _Plan:
         self.shapes: dict = {}
         self.sizes: dict = {}  # key -> C expression of the bytes that move
         self.parents: dict | None = None  # id(node) -> parent in the function's body
+        #: library calls that run on the device buffers, by id of the call (library_launch.py)
+        self.library: dict[int, LibraryLaunch] = library_launches(
+            module, self.facts, self.rw, info.get("library_target", ""), self.sized)
 
     # ---- keys and sides -------------------------------------------------------------------
 
@@ -209,6 +238,14 @@ class _Plan:
             self.sizes[k] = _size(decl, shape)
         self.decls[k], self.shapes[k] = decl, shape
         return k
+
+    def sized(self, decl, why: c_ast.Node) -> bool:
+        """Whether the analysis can follow and move the array ``decl`` (its size is known)."""
+        try:
+            self.track(decl, why)
+        except PassFailed:
+            return False
+        return True
 
     def scope_items(self, decl) -> list[c_ast.Node]:
         """The statements of the block that declares ``decl`` (the function's body for a formal or
@@ -381,10 +418,7 @@ class _Plan:
 
     def launch(self, call: c_ast.FuncCall, state: dict, at: tuple) -> None:
         needs, writes = set(), set()
-        for arg in call.args.exprs if call.args else []:
-            decl = self.facts.names.decl_of(arg) if isinstance(arg, c_ast.ID) else None
-            if decl is None or self.facts.shape(decl) is None:
-                continue
+        for decl in self.launch_arrays(call):
             k = self.track(decl, call)
             shape = self.shapes[k]
             read, write = self.rw.find(call, decl.name, "R", shape.rank), self.rw.find(call, decl.name, "W", shape.rank)
@@ -450,8 +484,24 @@ class _Plan:
 
     # ---- statements -----------------------------------------------------------------------
 
+    def is_launch(self, node: c_ast.Node) -> bool:
+        """Whether ``node`` launches work on the device: a kernel's launcher or a library launch."""
+        return _call_name(node) in self.launchers or id(node) in self.library
+
+    def launch_arrays(self, call: c_ast.FuncCall) -> list:
+        """The declarations of the arrays a launch uses (a launcher's array arguments, the arrays
+        a library launch's pointers point into)."""
+        if id(call) in self.library:
+            return self.library[id(call)].decls
+        out = []
+        for arg in call.args.exprs if call.args else []:
+            decl = self.facts.names.decl_of(arg) if isinstance(arg, c_ast.ID) else None
+            if decl is not None and self.facts.shape(decl) is not None:
+                out.append(decl)
+        return out
+
     def active(self, stmt: c_ast.Node) -> bool:
-        return any(_call_name(n) in self.active_names or _call_name(n) in self.launchers for n in walk(stmt))
+        return any(_call_name(n) in self.active_names or self.is_launch(n) for n in walk(stmt))
 
     def run(self, stmt: c_ast.Node | None, state: dict, at: tuple) -> dict:
         """The state after ``stmt`` from ``state`` (mutated); ``at``: where copies before it go."""
@@ -473,8 +523,11 @@ class _Plan:
                 return state
             case c_ast.Label():
                 return self.run(stmt.stmt, state, at)
-            case c_ast.FuncCall() if _call_name(stmt) in self.launchers:
+            case c_ast.FuncCall() if self.is_launch(stmt):
                 self.launch(stmt, state, at)
+                return state
+            case c_ast.Assignment() if self.is_launch(stmt.rvalue):  # ``s = cblas_ddot(...)``: a scalar
+                self.launch(stmt.rvalue, state, at)
                 return state
             case c_ast.If():
                 self.plain(stmt)
@@ -520,7 +573,7 @@ class _Plan:
         ``printf("%g", checksum(n, A))``): their needs and the host's before it, then their
         effects and the host's writes."""
         for n in walk(stmt):
-            if _call_name(n) in self.launchers:
+            if self.is_launch(n):
                 raise PassFailed(f"{where(n)}: the launch {_call_name(n)} is not a statement of its own")
         calls = [n for n in walk(stmt) if _call_name(n) in self.active_names]
         bound: dict = {}
@@ -664,17 +717,15 @@ class _Plan:
                 name, s = _call_name(s.rvalue), s.rvalue
             elif isinstance(s, c_ast.Return) and s.expr is not None:
                 name, s = _call_name(s.expr), s.expr
-            if name in self.launchers:
+            if self.is_launch(s):
                 probe = {}
                 saved = self.emitting
                 self.emitting = False
                 try:
-                    for arg in s.args.exprs if s.args else []:
-                        decl = self.facts.names.decl_of(arg) if isinstance(arg, c_ast.ID) else None
-                        if decl is not None and self.facts.shape(decl) is not None:
-                            k = self.track(decl, s)
-                            dev_use.add(k)
-                            probe[k] = (1, 1)
+                    for decl in self.launch_arrays(s):
+                        k = self.track(decl, s)
+                        dev_use.add(k)
+                        probe[k] = (1, 1)
                     self.launch(s, probe, ("before", s, None, 0))
                 finally:
                     self.emitting = saved
@@ -748,7 +799,10 @@ class _Plan:
         """Track every array a launch or a call with a contract uses; refuse aliases of them."""
         for n in walk(body):
             name = _call_name(n)
-            if name in self.launchers:
+            if id(n) in self.library:
+                for decl in self.launch_arrays(n):
+                    self.track(decl, n)
+            elif name in self.launchers:
                 for arg in n.args.exprs if n.args else []:
                     if isinstance(arg, c_ast.ID):
                         d = self.facts.names.decl_of(arg)
@@ -818,9 +872,15 @@ def _program(ws) -> tuple[dict, list[str]]:
 
 
 @transformation(scope="program", reads=["callgraph", "poly_facts", "regions", "in_regions"])
-def kernel_data_mapping(ws) -> None:
-    """Keep arrays on the device across launches, loops and calls (see the module docstring)."""
+def kernel_data_mapping(ws, library_target: str = "") -> None:
+    """Keep arrays on the device across launches, loops and calls (see the module docstring).
+
+    ``library_target`` (default ``""``: every library call stays a host call): the build target
+    (``cpu`` for the runtime's emulation, ``cuda``) whose device implementations of library
+    functions run the calls on the mapped device buffers (:mod:`.library_launch`).
+    """
     info, order = _program(ws)
+    info["library_target"] = library_target
     if not info["launchers"]:
         raise PassFailed("kernel_data_mapping: the program launches no kernel (run gpu_ify first)")
     graph = ws.resource("callgraph")
@@ -850,9 +910,10 @@ def kernel_data_mapping(ws) -> None:
         _apply(plan)
     for plan in plans:
         cu = plan.module.cu
-        line = f"#include <{HEADER}>"
-        if line not in cu.directives:
-            cu.directives.append(line)
+        headers = [HEADER, *(launch.header for launch in plan.library.values() if launch.header)]
+        for line in dict.fromkeys(f"#include <{h}>" for h in headers):
+            if line not in cu.directives:
+                cu.directives.append(line)
     ws.enable_broker("accel")
 
 
@@ -908,6 +969,23 @@ def _apply(plan: _Plan) -> None:
                 if key is not None:
                     args[j] = c_ast.FuncCall(c_ast.ID("passman_accel_resolve"), c_ast.ExprList([
                         c_ast.ID(decl.name), copy_node(plan.sizes[key])]))
+    if plan.library:  # library launches: the device entry point on the arrays' device addresses
+        parents = parent_map(module.ast.body)
+        for launch in plan.library.values():
+            replace_child(parents[id(launch.call)], launch.call, device_call(launch, partial(_device_address, plan)))
+
+
+def _device_address(plan: _Plan, position: int, decl, arg: c_ast.Node) -> c_ast.Node:
+    """The device address of a library launch's pointer argument ``arg`` into the array ``decl``:
+    its buffer (``passman_accel_resolve``), or the address in it (``passman_accel_resolve_at``)."""
+    key = next(k for k, d in plan.decls.items() if d is decl)
+    base = [c_ast.ID(decl.name), copy_node(plan.sizes[key])]
+    bare = arg
+    while isinstance(bare, c_ast.Cast):
+        bare = bare.expr
+    if isinstance(bare, c_ast.ID) and bare.name == decl.name:
+        return c_ast.FuncCall(c_ast.ID("passman_accel_resolve"), c_ast.ExprList(base))
+    return c_ast.FuncCall(c_ast.ID("passman_accel_resolve_at"), c_ast.ExprList([*base, arg]))
 
 
 def _passes(plan: _Plan, stmt: c_ast.Node, copy_: c_ast.FuncCall) -> bool:

@@ -60,6 +60,12 @@ void *passman_accel_resolve(const void *host, size_t bytes)
     return (void *) __passman_accel_memory;
 }
 
+void *passman_accel_resolve_at(const void *host, size_t bytes, const void *at)
+{
+    __passman_accel_state = __passman_accel_state + bytes;
+    return (void *) __passman_accel_memory;
+}
+
 void passman_accel_update_device(const void *host, size_t bytes)
 {
     size_t i;

@@ -13,6 +13,7 @@ void passman_accel_copy_to(void *dev, const void *host, size_t elem, int rank,
 void passman_accel_copy_from(void *host, const void *dev, size_t elem, int rank,
                              const size_t *dims, const size_t *offset, const size_t *count);
 void *passman_accel_resolve(const void *host, size_t bytes);
+void *passman_accel_resolve_at(const void *host, size_t bytes, const void *at);
 void passman_accel_update_device(const void *host, size_t bytes);
 void passman_accel_update_host(void *host, size_t bytes);
 double passman_accel_time(void);

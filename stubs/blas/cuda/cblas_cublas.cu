@@ -1,7 +1,9 @@
 /* CBLAS on cuBLAS (the blas broker's cuda implementation).
 
    Programs keep calling CBLAS; each call copies the operands it reads to the
-   GPU, runs the cuBLAS routine and copies back what it writes. cuBLAS is
+   GPU, runs the cuBLAS routine and copies back what it writes. The device
+   entry points (passman_dev_cblas_*, called by kernel_data_mapping's library
+   launches) run the same routines on device addresses, with no copy. cuBLAS is
    column-major: a row-major call is the column-major call on the transposed
    problem (swap the operands, flip transpositions, triangles and sides).
    Compiled with nvcc and linked with -lcublas. */
@@ -329,5 +331,153 @@ static cublasDiagType_t passman_diag(enum CBLAS_DIAG d)
 
 PASSMAN_CBLAS_API(d, D, double)
 PASSMAN_CBLAS_API(s, S, float)
+
+/* The device entry points of one precision (passman_dev_cblas_*, passman_dev_cblas.h): the
+   same calls on device addresses (kernel_data_mapping's buffers), so no copy; the scalar
+   results (dot, nrm2, asum, iamax) come back to the host as cuBLAS returns them. */
+#define PASSMAN_CBLAS_DEVICE_API(p, P, R)                                                   \
+    void passman_dev_cblas_##p##axpy(const int N, const R alpha, const R *X, const int incX, \
+                                     R *Y, const int incY)                                  \
+    {                                                                                       \
+        PASSMAN_CHECK_CUBLAS(cublas##P##axpy(passman_cublas(), N, &alpha, X, incX, Y, incY)); \
+    }                                                                                       \
+    R passman_dev_cblas_##p##dot(const int N, const R *X, const int incX, const R *Y,       \
+                                 const int incY)                                            \
+    {                                                                                       \
+        R r = 0;                                                                            \
+        PASSMAN_CHECK_CUBLAS(cublas##P##dot(passman_cublas(), N, X, incX, Y, incY, &r));    \
+        return r;                                                                           \
+    }                                                                                       \
+    void passman_dev_cblas_##p##scal(const int N, const R alpha, R *X, const int incX)      \
+    {                                                                                       \
+        if (incX > 0)                                                                       \
+            PASSMAN_CHECK_CUBLAS(cublas##P##scal(passman_cublas(), N, &alpha, X, incX));    \
+    }                                                                                       \
+    void passman_dev_cblas_##p##copy(const int N, const R *X, const int incX, R *Y,         \
+                                     const int incY)                                        \
+    {                                                                                       \
+        PASSMAN_CHECK_CUBLAS(cublas##P##copy(passman_cublas(), N, X, incX, Y, incY));       \
+    }                                                                                       \
+    void passman_dev_cblas_##p##swap(const int N, R *X, const int incX, R *Y, const int incY) \
+    {                                                                                       \
+        PASSMAN_CHECK_CUBLAS(cublas##P##swap(passman_cublas(), N, X, incX, Y, incY));       \
+    }                                                                                       \
+    R passman_dev_cblas_##p##nrm2(const int N, const R *X, const int incX)                  \
+    {                                                                                       \
+        R r = 0;                                                                            \
+        if (N < 1 || incX < 1)                                                              \
+            return 0;                                                                       \
+        PASSMAN_CHECK_CUBLAS(cublas##P##nrm2(passman_cublas(), N, X, incX, &r));            \
+        return r;                                                                           \
+    }                                                                                       \
+    R passman_dev_cblas_##p##asum(const int N, const R *X, const int incX)                  \
+    {                                                                                       \
+        R r = 0;                                                                            \
+        if (N < 1 || incX < 1)                                                              \
+            return 0;                                                                       \
+        PASSMAN_CHECK_CUBLAS(cublas##P##asum(passman_cublas(), N, X, incX, &r));            \
+        return r;                                                                           \
+    }                                                                                       \
+    CBLAS_INDEX passman_dev_cblas_i##p##amax(const int N, const R *X, const int incX)       \
+    {                                                                                       \
+        int r = 0;                                                                          \
+        if (N < 1 || incX < 1)                                                              \
+            return 0;                                                                       \
+        PASSMAN_CHECK_CUBLAS(cublasI##p##amax(passman_cublas(), N, X, incX, &r));           \
+        return (CBLAS_INDEX) (r - 1);                                                       \
+    }                                                                                       \
+    void passman_dev_cblas_##p##gemv(const enum CBLAS_ORDER Order,                          \
+                                     const enum CBLAS_TRANSPOSE TransA, const int M,        \
+                                     const int N, const R alpha, const R *A, const int lda, \
+                                     const R *X, const int incX, const R beta, R *Y,        \
+                                     const int incY)                                        \
+    {                                                                                       \
+        int row = Order == CblasRowMajor, t = passman_trans(TransA) != row;                 \
+        PASSMAN_CHECK_CUBLAS(cublas##P##gemv(passman_cublas(), passman_op(t), row ? N : M,  \
+                                             row ? M : N, &alpha, A, lda, X, incX, &beta,   \
+                                             Y, incY));                                     \
+    }                                                                                       \
+    void passman_dev_cblas_##p##ger(const enum CBLAS_ORDER Order, const int M, const int N, \
+                                    const R alpha, const R *X, const int incX, const R *Y,  \
+                                    const int incY, R *A, const int lda)                    \
+    {                                                                                       \
+        if (Order == CblasRowMajor)                                                         \
+            PASSMAN_CHECK_CUBLAS(cublas##P##ger(passman_cublas(), N, M, &alpha, Y, incY, X, \
+                                                incX, A, lda));                             \
+        else                                                                                \
+            PASSMAN_CHECK_CUBLAS(cublas##P##ger(passman_cublas(), M, N, &alpha, X, incX, Y, \
+                                                incY, A, lda));                             \
+    }                                                                                       \
+    void passman_dev_cblas_##p##trsv(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo, \
+                                     const enum CBLAS_TRANSPOSE TransA,                     \
+                                     const enum CBLAS_DIAG Diag, const int N, const R *A,   \
+                                     const int lda, R *X, const int incX)                   \
+    {                                                                                       \
+        int row = Order == CblasRowMajor;                                                   \
+        PASSMAN_CHECK_CUBLAS(cublas##P##trsv(passman_cublas(), passman_fill(Uplo, row),     \
+                                             passman_op(passman_trans(TransA) != row),      \
+                                             passman_diag(Diag), N, A, lda, X, incX));      \
+    }                                                                                       \
+    void passman_dev_cblas_##p##symv(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo, \
+                                     const int N, const R alpha, const R *A, const int lda, \
+                                     const R *X, const int incX, const R beta, R *Y,        \
+                                     const int incY)                                        \
+    {                                                                                       \
+        PASSMAN_CHECK_CUBLAS(cublas##P##symv(passman_cublas(),                              \
+                                             passman_fill(Uplo, Order == CblasRowMajor), N, \
+                                             &alpha, A, lda, X, incX, &beta, Y, incY));     \
+    }                                                                                       \
+    void passman_dev_cblas_##p##gemm(const enum CBLAS_ORDER Order,                          \
+                                     const enum CBLAS_TRANSPOSE TransA,                     \
+                                     const enum CBLAS_TRANSPOSE TransB, const int M,        \
+                                     const int N, const int K, const R alpha, const R *A,   \
+                                     const int lda, const R *B, const int ldb, const R beta, \
+                                     R *C, const int ldc)                                   \
+    {                                                                                       \
+        int row = Order == CblasRowMajor;                                                   \
+        PASSMAN_CHECK_CUBLAS(cublas##P##gemm(                                               \
+            passman_cublas(), passman_op(passman_trans(row ? TransB : TransA)),             \
+            passman_op(passman_trans(row ? TransA : TransB)), row ? N : M, row ? M : N, K,  \
+            &alpha, row ? B : A, row ? ldb : lda, row ? A : B, row ? lda : ldb, &beta, C,   \
+            ldc));                                                                          \
+    }                                                                                       \
+    void passman_dev_cblas_##p##symm(const enum CBLAS_ORDER Order, const enum CBLAS_SIDE Side, \
+                                     const enum CBLAS_UPLO Uplo, const int M, const int N,  \
+                                     const R alpha, const R *A, const int lda, const R *B,  \
+                                     const int ldb, const R beta, R *C, const int ldc)      \
+    {                                                                                       \
+        int row = Order == CblasRowMajor;                                                   \
+        PASSMAN_CHECK_CUBLAS(cublas##P##symm(passman_cublas(), passman_side(Side, row),     \
+                                             passman_fill(Uplo, row), row ? N : M,          \
+                                             row ? M : N, &alpha, A, lda, B, ldb, &beta, C, \
+                                             ldc));                                         \
+    }                                                                                       \
+    void passman_dev_cblas_##p##syrk(const enum CBLAS_ORDER Order, const enum CBLAS_UPLO Uplo, \
+                                     const enum CBLAS_TRANSPOSE Trans, const int N,         \
+                                     const int K, const R alpha, const R *A, const int lda, \
+                                     const R beta, R *C, const int ldc)                     \
+    {                                                                                       \
+        int row = Order == CblasRowMajor;                                                   \
+        PASSMAN_CHECK_CUBLAS(cublas##P##syrk(passman_cublas(), passman_fill(Uplo, row),     \
+                                             passman_op(passman_trans(Trans) != row), N, K, \
+                                             &alpha, A, lda, &beta, C, ldc));               \
+    }                                                                                       \
+    void passman_dev_cblas_##p##trsm(const enum CBLAS_ORDER Order, const enum CBLAS_SIDE Side, \
+                                     const enum CBLAS_UPLO Uplo,                            \
+                                     const enum CBLAS_TRANSPOSE TransA,                     \
+                                     const enum CBLAS_DIAG Diag, const int M, const int N,  \
+                                     const R alpha, const R *A, const int lda, R *B,        \
+                                     const int ldb)                                         \
+    {                                                                                       \
+        int row = Order == CblasRowMajor;                                                   \
+        PASSMAN_CHECK_CUBLAS(cublas##P##trsm(passman_cublas(), passman_side(Side, row),     \
+                                             passman_fill(Uplo, row),                       \
+                                             passman_op(passman_trans(TransA)),             \
+                                             passman_diag(Diag), row ? N : M, row ? M : N,  \
+                                             &alpha, A, lda, B, ldb));                      \
+    }
+
+PASSMAN_CBLAS_DEVICE_API(d, D, double)
+PASSMAN_CBLAS_DEVICE_API(s, S, float)
 
 } /* extern "C" */

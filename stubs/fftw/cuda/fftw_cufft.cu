@@ -2,7 +2,9 @@
 
    Programs keep calling FFTW: plans remember their host arrays, and each
    execution copies the input to the GPU, runs the cuFFT transform and copies
-   the output back. Like FFTW, transforms are unnormalised, row-major, and
+   the output back. The device entry points (passman_dev_fftw_execute_dft*,
+   called by kernel_data_mapping's library launches) run the plan on device
+   addresses, with no copy. Like FFTW, transforms are unnormalised, row-major, and
    FFTW_FORWARD/FFTW_BACKWARD equal CUFFT_FORWARD/CUFFT_INVERSE. Compiled
    with nvcc and linked with -lcufft. */
 #include <cuda_runtime.h>
@@ -84,36 +86,56 @@ static struct passman_cufft_plan *passman_new_plan(int rank, const int *n, cufft
     return p;
 }
 
+/* Runs the transform of plan p from device memory d_in to device memory d_out. */
+static void passman_run(struct passman_cufft_plan *p, void *d_in, void *d_out)
+{
+    switch (p->type) {
+    case CUFFT_Z2Z:
+        PASSMAN_CHECK_CUFFT(cufftExecZ2Z(p->handle, (cufftDoubleComplex *) d_in,
+                                         (cufftDoubleComplex *) d_out, p->sign));
+        break;
+    case CUFFT_C2C:
+        PASSMAN_CHECK_CUFFT(cufftExecC2C(p->handle, (cufftComplex *) d_in,
+                                         (cufftComplex *) d_out, p->sign));
+        break;
+    case CUFFT_D2Z:
+        PASSMAN_CHECK_CUFFT(cufftExecD2Z(p->handle, (cufftDoubleReal *) d_in,
+                                         (cufftDoubleComplex *) d_out));
+        break;
+    case CUFFT_R2C:
+        PASSMAN_CHECK_CUFFT(cufftExecR2C(p->handle, (cufftReal *) d_in,
+                                         (cufftComplex *) d_out));
+        break;
+    case CUFFT_Z2D:
+        PASSMAN_CHECK_CUFFT(cufftExecZ2D(p->handle, (cufftDoubleComplex *) d_in,
+                                         (cufftDoubleReal *) d_out));
+        break;
+    case CUFFT_C2R:
+        PASSMAN_CHECK_CUFFT(cufftExecC2R(p->handle, (cufftComplex *) d_in,
+                                         (cufftReal *) d_out));
+        break;
+    }
+}
+
 static void passman_execute(struct passman_cufft_plan *p, void *in, void *out)
 {
     PASSMAN_CHECK_CUDA(cudaMemcpy(p->d_in, in, p->in_bytes, cudaMemcpyHostToDevice));
-    switch (p->type) {
-    case CUFFT_Z2Z:
-        PASSMAN_CHECK_CUFFT(cufftExecZ2Z(p->handle, (cufftDoubleComplex *) p->d_in,
-                                         (cufftDoubleComplex *) p->d_out, p->sign));
-        break;
-    case CUFFT_C2C:
-        PASSMAN_CHECK_CUFFT(cufftExecC2C(p->handle, (cufftComplex *) p->d_in,
-                                         (cufftComplex *) p->d_out, p->sign));
-        break;
-    case CUFFT_D2Z:
-        PASSMAN_CHECK_CUFFT(cufftExecD2Z(p->handle, (cufftDoubleReal *) p->d_in,
-                                         (cufftDoubleComplex *) p->d_out));
-        break;
-    case CUFFT_R2C:
-        PASSMAN_CHECK_CUFFT(cufftExecR2C(p->handle, (cufftReal *) p->d_in,
-                                         (cufftComplex *) p->d_out));
-        break;
-    case CUFFT_Z2D:
-        PASSMAN_CHECK_CUFFT(cufftExecZ2D(p->handle, (cufftDoubleComplex *) p->d_in,
-                                         (cufftDoubleReal *) p->d_out));
-        break;
-    case CUFFT_C2R:
-        PASSMAN_CHECK_CUFFT(cufftExecC2R(p->handle, (cufftComplex *) p->d_in,
-                                         (cufftReal *) p->d_out));
-        break;
-    }
+    passman_run(p, p->d_in, p->d_out);
     PASSMAN_CHECK_CUDA(cudaMemcpy(out, p->d_out, p->out_bytes, cudaMemcpyDeviceToHost));
+}
+
+/* The device entry points' execution: in and out are device addresses (kernel_data_mapping's
+   buffers), nothing moves between host and device. cuFFT may overwrite the input of a
+   complex-to-real transform, which a plan made with FFTW_PRESERVE_INPUT keeps: that input is
+   read from the plan's scratch buffer (a copy on the device). */
+static void passman_execute_on_device(struct passman_cufft_plan *p, void *in, void *out)
+{
+    if ((p->type == CUFFT_Z2D || p->type == CUFFT_C2R) && in != out) {
+        PASSMAN_CHECK_CUDA(cudaMemcpy(p->d_in, in, p->in_bytes, cudaMemcpyDeviceToDevice));
+        in = p->d_in;
+    }
+    passman_run(p, in, out);
+    PASSMAN_CHECK_CUDA(cudaDeviceSynchronize());
 }
 
 static void passman_destroy(struct passman_cufft_plan *p)
@@ -199,6 +221,18 @@ static void passman_destroy(struct passman_cufft_plan *p)
     void P##execute_dft_c2r(const P##plan p, P##complex *in, R *out)                       \
     {                                                                                      \
         passman_execute(p, in, out);                                                       \
+    }                                                                                      \
+    void passman_dev_##P##execute_dft(const P##plan p, P##complex *in, P##complex *out)    \
+    {                                                                                      \
+        passman_execute_on_device(p, in, out);                                             \
+    }                                                                                      \
+    void passman_dev_##P##execute_dft_r2c(const P##plan p, R *in, P##complex *out)         \
+    {                                                                                      \
+        passman_execute_on_device(p, in, out);                                             \
+    }                                                                                      \
+    void passman_dev_##P##execute_dft_c2r(const P##plan p, P##complex *in, R *out)         \
+    {                                                                                      \
+        passman_execute_on_device(p, in, out);                                             \
     }                                                                                      \
     void P##destroy_plan(P##plan p) { passman_destroy(p); }                                \
     void P##cleanup(void) {}                                                               \
