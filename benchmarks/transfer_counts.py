@@ -44,12 +44,6 @@ ABOVE = {
                "4 is the least for this program (the thesis's gesummv moves one array less)",
     "fdtd_2d": "ex, ey, hz and fict are written by init_array and read by the kernels before they "
                "write them; main reads ex, ey and hz: 4 + 3 is the least for this program",
-    "durbin": "y goes to the device though the kernels write every element before reading it: "
-              "the regions of p4a_kernel_0 (y[i] and y[k - i - 1]) are convexified to all of y, "
-              "so kernel_durbin's IN region holds y (2 with an exact union there)",
-    "gramschmidt": "R is copied in because main's regions of the call are whole-array MAY ones: "
-                   "poly_facts takes 'R = malloc(n * sizeof(*R))' for a copy of R (the sizeof "
-                   "operand), so R is no stable pointer (3 once the sizeof operand is skipped)",
 }
 
 STATS = re.compile(r"passman-accel: (\d+) copies to device \(\d+ bytes\), (\d+) copies from device")

@@ -196,6 +196,86 @@ void scan(int n, double a[n]) {
     assert body.set.is_equal(_set("[i, n] -> { a[PHI1] : i - 1 <= PHI1 <= i and 1 <= i < n }"))
 
 
+# durbin's middle loop as gpu_ify leaves it: a kernel per point (i bounded by its guard only)
+# reads y[i] and y[k - i - 1], after earlier iterations of k wrote them
+LEVINSON = r"""
+void point(int k, int i, int n, double y[n], double z[n])
+{
+    if (i < k)
+        z[i] = y[i] + 0.5 * y[k - i - 1];
+}
+
+void levinson(int n, double y[n], double z[n], int first)
+{
+    if (first)
+        y[0] = 1.0;
+    for (int k = 1; k < n; k++) {
+        for (int i = 0; i < k; i++)
+            point(k, i, n, y, z);
+        for (int i = 0; i < k; i++)
+            y[i] = z[i];
+        y[k] = 0.25;
+    }
+}
+"""
+
+
+def test_in_region_keeps_a_union_that_its_convex_hull_would_widen():
+    """IN regions keep a few convex pieces: {PHI1 == i} ∪ {PHI1 == k-i-1} (i < k) is exact,
+    where its convex hull (over i, k and PHI1) is every element; READ regions stay convex."""
+    m = Workspace.from_code(LEVINSON, "levinson.c")["point"]
+    y = m.resource("summary_in_regions").find("y", "IN")
+    assert y.tag == "EXACT"
+    assert _equal(y, "[i, k] -> { y[PHI1] : (PHI1 = i or PHI1 = k - i - 1) and i < k }")
+    assert y.text() == "<y[PHI1]-IN-EXACT-{PHI1==i, i<=k-1} or {PHI1==k-i-1, i<=k-1}>"
+    read = m.resource("summary_regions").find("y", "R")
+    assert read.tag == "MAY" and y.set.is_strict_subset(read.set)
+
+
+def test_in_region_of_durbin_s_loop_is_what_no_earlier_iteration_wrote():
+    """The calls over 0 <= i < k import y[0..k-1] exactly; over k, earlier iterations wrote all
+    of it but y[0] at k = 1: the function imports y[0] only, and only when the test does not
+    write it first (never less: an element read before it is written stays)."""
+    m = Workspace.from_code(LEVINSON, "levinson.c")["levinson"]
+    k_loop, i_loop, _ = m.all_loops
+    ins = m.resource("in_regions")
+    calls = ins.find(i_loop.node, "y")
+    assert calls.tag == "EXACT" and _equal(calls, "[k, n] -> { y[PHI1] : 0 <= PHI1 < k < n }")
+    assert _equal(ins.find(k_loop.node, "y"), "[n] -> { y[0] : n >= 2 }")
+    y = m.resource("summary_in_regions").find("y", "IN")
+    assert _equal(y, "[first, n] -> { y[0] : first = 0 and n >= 2 }")
+
+
+MALLOC_SIZEOF = r"""
+#include <stdlib.h>
+void fill(int n, double *p) { for (int i = 0; i < n; i++) p[i] = i; }
+int main(void)
+{
+    double *p = malloc(10 * sizeof(*p));
+    double *q = malloc(10 * sizeof q);
+    double *r = malloc(sizeof *r * 10);
+    double *alias = r;
+    fill(10, p);
+    fill(10, q);
+    fill(10, r);
+    return (int)(p[3] + q[4] + alias[5]);
+}
+"""
+
+
+def test_sizeof_operand_is_no_copy_of_the_pointer():
+    """``p = malloc(n * sizeof(*p))`` and ``sizeof q`` copy nothing (the operand is not evaluated):
+    p and q designate their own arrays and the calls write them exactly; r, copied into alias, may
+    be written through it, so its region is MAY."""
+    m = Workspace.from_code(MALLOC_SIZEOF, "t.c")["main"]
+    regs = m.resource("regions")
+    calls = [c for c in find_all(m.ast.body, c_ast.FuncCall) if c.name.name == "fill"]
+    for call, var in zip(calls[:2], "pq"):
+        w = regs.find(call, var, "W", rank=1)
+        assert w.tag == "EXACT" and _equal(w, f"{{ {var}[PHI1] : 0 <= PHI1 <= 9 }}")
+    assert regs.find(calls[2], "r", "W", rank=1).tag == "MAY"
+
+
 # --------------------------------------------------------------------- call translation
 
 

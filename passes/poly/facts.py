@@ -32,6 +32,7 @@ from ..analysis.references import (
     substatements,
     taken_addresses,
 )
+from ..cfacts.names import unevaluated
 from ..cfacts.sideeffects import PURE_LIBM, calls
 from ..cfacts.types import TypeEnv
 from .affine import AffineBuilder, ctx, is_integer_type
@@ -317,9 +318,13 @@ class FunctionFacts:
                     continue
                 if self.category(d) not in ("pointer", "array", "unknown"):
                     continue
-                # a pointer copied into another variable (q = p + 1) may alias it
+                # a pointer copied into another variable (q = p + 1) may alias it; an operand of
+                # sizeof copies nothing (p = malloc(n * sizeof(*p))): it is not evaluated, and
+                # when it is (a VLA type) its value is a size (assignments inside it are seen
+                # by this walk on their own)
+                skip = unevaluated(rhs)
                 for x in walk(rhs):
-                    if isinstance(x, c_ast.ID):
+                    if isinstance(x, c_ast.ID) and id(x) not in skip:
                         dx = self.names.decl_of(x)
                         if variable_decl(dx) and self.category(dx) in ("pointer", "array"):
                             src.setdefault(id(dx), []).append(None)
@@ -384,7 +389,8 @@ class FunctionFacts:
                 bases: list[set[str]] = []  # the arrays and pointers each argument may point into
                 globs: list[set[str]] = []  # those of them declared at file scope
                 for a in args:
-                    ids = [x for x in walk(a) if isinstance(x, c_ast.ID)
+                    skip = unevaluated(a)  # sizeof(*p) passes no pointer
+                    ids = [x for x in walk(a) if isinstance(x, c_ast.ID) and id(x) not in skip
                            and scope.types.decl_category(x) in ("pointer", "array", "unknown")
                            and variable_decl(scope.names.decl_of(x))]
                     bases.append({x.name for x in ids})

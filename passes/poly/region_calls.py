@@ -173,7 +173,8 @@ class CallTranslator:
         pre = w.pre.at(stmt)
         for region in summary.regions:
             target = {"R": foot.r, "W": foot.w, "IN": foot.i}[region.mode]
-            reg = rs.bind(rs.Reg(region.set, region.must, region.exact), bindings)
+            pieces = rs.IN_PIECES if region.mode == "IN" else 1
+            reg = rs.bind(rs.Reg(region.set, region.must, region.exact, pieces), bindings)
             if region.key in pointee:
                 k, fi = pointee[region.key]
                 got = self.actual(reg, fi, args[k] if k < len(args) else None, bindings, pre)
@@ -264,11 +265,11 @@ class CallTranslator:
                 s = s.project_out(_DT.set, 0, s.dim(_DT.set))
                 return isl.Set.universe(space).intersect_params(s.params())
 
-            return info.key, rs.Reg(flat(reg.over), flat(reg.under.intersect(zero)), reg.exact and ok)
+            return info.key, rs.Reg(flat(reg.over), flat(reg.under.intersect(zero)), reg.exact and ok, reg.pieces)
         decl, prefix, level, offset = got
         info = w.var(decl)
         n, d = info.rank, fi.rank
-        may = (info.key, rs.may(info.whole))
+        may = (info.key, rs.may(info.whole, reg.pieces))
         b = w.builder(reg.over.get_space())
         pre_prefix = [b.expr(p) for p in prefix]
         off = b.expr(offset) if offset is not None else b.const(0)
@@ -303,7 +304,7 @@ class CallTranslator:
         identity = level == 0 and offset is None and not prefix and d == n
         if not identity and not self.inside(o, decl, level, pre):
             return may
-        return info.key, rs.convex(rs.Reg(o, u, reg.exact))
+        return info.key, rs.convex(rs.Reg(o, u, reg.exact, reg.pieces))
 
     def inside(self, s: isl.Set, decl, first: int, pre: isl.Set) -> bool:
         """Whether the dimensions ``first..`` of ``s`` stay within the declared extents."""
@@ -428,7 +429,8 @@ def summarize(w: Walker, modes: tuple[str, ...] = ("R", "W")) -> SummaryRegions:
             new_key, var = key, info.var
             if info.kind == "static":
                 new_key = var = f"{w.module.name}::{info.var}"
-                reg = rs.Reg(reg.over.set_tuple_name(new_key), reg.under.set_tuple_name(new_key), reg.exact)
+                reg = rs.Reg(reg.over.set_tuple_name(new_key), reg.under.set_tuple_name(new_key), reg.exact,
+                             reg.pieces)
             if reg.over.is_empty():
                 continue
             out.append(Region(var, new_key, mode, info.rank, reg.over, reg.under, reg.exact, names))

@@ -96,7 +96,7 @@ def _meet(writes: dict[str, rs.Reg], live: dict[str, rs.Reg]) -> dict[str, rs.Re
 
 
 def _weak(d: dict[str, rs.Reg]) -> dict[str, rs.Reg]:
-    return {k: rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False) for k, r in d.items()}
+    return {k: rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False, r.pieces) for k, r in d.items()}
 
 
 def exported(w: Walker, key: str) -> bool:

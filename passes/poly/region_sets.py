@@ -11,7 +11,13 @@ statement.
 Regions are *convex*, as in PIPS: a union that is not convex is replaced
 by its convex hull, and the region is no longer exact (``for (i...) if
 (i != 3) a[i] = 0`` writes the MAY region ``{0 <= PHI1 <= n-1}``). The
-under-approximation may stay a (small) union.
+under-approximation may stay a (small) union. A region may allow itself a
+few convex pieces instead (:attr:`Reg.pieces`): IN regions do
+(:data:`IN_PIECES`), since what they lose is copied to the device. The
+kernel ``z[i] = y[i] + alpha * y[k - i - 1]`` imports ``{PHI1 == i} ∪
+{PHI1 == k - i - 1}``, whose convex hull (in the space of ``i, k`` and
+``PHI1``) is every element; over ``0 <= i < k`` the union is ``0..k-1``.
+Every operation keeps the ``pieces`` of its operands (the larger of two).
 
 All functions return new values; nothing is mutated.
 """
@@ -40,6 +46,9 @@ from .affine import (
 _DT = LazyAttribute("islpy", "dim_type")
 _MAX_UNDER = 3
 
+#: convex pieces an IN region (and the OUT regions built from it) may keep rather than its hull
+IN_PIECES = 3
+
 
 @dataclass(frozen=True)
 class Reg:
@@ -48,16 +57,23 @@ class Reg:
     over: isl.Set
     under: isl.Set
     exact: bool
+    #: convex pieces ``over`` may keep where their convex hull would add elements (1: convex)
+    pieces: int = 1
 
 
-def exact(s: isl.Set) -> Reg:
+def exact(s: isl.Set, pieces: int = 1) -> Reg:
     """A region known exactly."""
-    return Reg(s, s, True)
+    return Reg(s, s, True, pieces)
 
 
-def may(s: isl.Set) -> Reg:
+def may(s: isl.Set, pieces: int = 1) -> Reg:
     """A region known only as an over-approximation."""
-    return Reg(s, isl.Set.empty(s.get_space()), False)
+    return Reg(s, isl.Set.empty(s.get_space()), False, pieces)
+
+
+def with_pieces(r: Reg, pieces: int) -> Reg:
+    """``r``, allowed ``pieces`` convex pieces from now on (an IN region from a READ one)."""
+    return Reg(r.over, r.under, r.exact, pieces)
 
 
 #: seconds one region analysis of a function spends on exact set operations; past them,
@@ -158,19 +174,32 @@ def _trim(s: isl.Set) -> isl.Set:
 
 
 def convex(r: Reg) -> Reg:
-    """``r`` with a convex ``over`` (hull, no longer exact if the hull adds elements)."""
-    o, same = _hull(r.over)
+    """``r`` with a convex ``over`` (hull, no longer exact if the hull adds elements).
+
+    A region allowed several pieces (:attr:`Reg.pieces`) keeps ``over`` as it is
+    when it has no more pieces than that (once coalesced): exact stays exact.
+    """
+    o, same = _pieces(r.over, r.pieces)
     u = _trim(r.under)
     if r.exact and same and u.n_basic_set() == r.under.coalesce().n_basic_set():
-        return Reg(o, u, True)
-    return Reg(o, u, False)
+        return Reg(o, u, True, r.pieces)
+    return Reg(o, u, False, r.pieces)
+
+
+def _pieces(s: isl.Set, pieces: int) -> tuple[isl.Set, bool]:
+    """``(s, True)`` when ``s`` has at most ``pieces`` convex pieces, else its hull (:func:`_hull`)."""
+    if pieces > 1 and not _late():
+        c = s.coalesce()
+        if c.n_basic_set() <= pieces:
+            return c, True
+    return _hull(s)
 
 
 def union(a: Reg, b: Reg) -> Reg:
     """Elements accessed by one statement and the other (both execute)."""
-    r = convex(Reg(a.over.union(b.over), a.under.union(b.under), a.exact and b.exact))
+    r = convex(Reg(a.over.union(b.over), a.under.union(b.under), a.exact and b.exact, max(a.pieces, b.pieces)))
     if not r.exact and not r.under.is_empty() and r.over.is_subset(r.under):
-        return Reg(r.over, r.under, True)
+        return Reg(r.over, r.under, True, r.pieces)
     return r
 
 
@@ -178,16 +207,16 @@ def alternative(a: Reg | None, b: Reg | None, space: isl.Space) -> Reg:
     """Elements accessed by one of two statements, not knowing which runs."""
     if a is None or b is None:
         one = a or b
-        return Reg(one.over, isl.Set.empty(space), False)
+        return Reg(one.over, isl.Set.empty(space), False, one.pieces)
     o = a.over.union(b.over)
     u = a.under.intersect(b.under)
     ex = a.exact and b.exact and a.over.is_equal(b.over)
-    return convex(Reg(o, u, ex))
+    return convex(Reg(o, u, ex, max(a.pieces, b.pieces)))
 
 
 def restrict(r: Reg, cond: isl.Set) -> Reg:
     """``r`` where the parameter condition ``cond`` holds (an affine test)."""
-    return convex(Reg(r.over.intersect_params(cond), r.under.intersect_params(cond), r.exact))
+    return convex(Reg(r.over.intersect_params(cond), r.under.intersect_params(cond), r.exact, r.pieces))
 
 
 def minus(a: Reg, b: Reg, hull: bool = True) -> Reg:
@@ -197,10 +226,10 @@ def minus(a: Reg, b: Reg, hull: bool = True) -> Reg:
     caller that projects before making it convex (a loop's IN regions).
     """
     if _late():  # past the time limit: all of ``a`` may remain, none of it surely
-        return convex(Reg(a.over, isl.Set.empty(a.under.get_space()), False))
+        return convex(Reg(a.over, isl.Set.empty(a.under.get_space()), False, a.pieces))
     o, o_exact = _difference(a.over, b.under, over=True)
     u, u_exact = _difference(a.under, b.over, over=False)
-    r = Reg(o, u, a.exact and b.exact and o_exact and u_exact)
+    r = Reg(o, u, a.exact and b.exact and o_exact and u_exact, a.pieces)
     return convex(r) if hull else r
 
 
@@ -230,7 +259,8 @@ def _difference(x: isl.Set, y: isl.Set, over: bool) -> tuple[isl.Set, bool]:
 
 def intersect(a: Reg, b: Reg) -> Reg:
     """Elements in both."""
-    return convex(Reg(a.over.intersect(b.over), a.under.intersect(b.under), a.exact and b.exact))
+    return convex(Reg(a.over.intersect(b.over), a.under.intersect(b.under), a.exact and b.exact,
+                      max(a.pieces, b.pieces)))
 
 
 def forget(r: Reg, names: Iterable[str]) -> Reg:
@@ -242,7 +272,7 @@ def forget(r: Reg, names: Iterable[str]) -> Reg:
     involved = any(involves_param(r.under, n) for n in names)
     u = isl.Set.empty(r.under.get_space()) if involved else r.under
     u = project_out_params(u, names)
-    return convex(Reg(o, u, r.exact and not involved and o.is_equal(u)))
+    return convex(Reg(o, u, r.exact and not involved and o.is_equal(u), r.pieces))
 
 
 def project(r: Reg, name: str, domain: isl.Set, domain_exact: bool) -> Reg:
@@ -254,8 +284,8 @@ def project(r: Reg, name: str, domain: isl.Set, domain_exact: bool) -> Reg:
     o = project_out_params(r.over.intersect_params(domain), [name]).coalesce()
     if domain_exact:
         u = project_out_params(r.under.intersect_params(domain), [name])
-        return convex(Reg(o, u, r.exact))
-    return convex(Reg(o, isl.Set.empty(o.get_space()), False))
+        return convex(Reg(o, u, r.exact, r.pieces))
+    return convex(Reg(o, isl.Set.empty(o.get_space()), False, r.pieces))
 
 
 def substitute(r: Reg, name: str, value: isl.PwAff, tmp: str = "__post") -> Reg:
@@ -268,7 +298,7 @@ def substitute(r: Reg, name: str, value: isl.PwAff, tmp: str = "__post") -> Reg:
         s = rename_param(s, name, tmp)
         return project_out_params(s.intersect_params(eq), [tmp]).coalesce()
 
-    return convex(Reg(sub(r.over), sub(r.under), r.exact))
+    return convex(Reg(sub(r.over), sub(r.under), r.exact, r.pieces))
 
 
 def pw_equals(name: str, value: isl.PwAff) -> isl.Set:
@@ -308,7 +338,7 @@ def bind(r: Reg, bindings: Mapping[str, isl.PwAff | None], prefix: str = "__f") 
 
     o = sub(r.over)
     u = sub(r.under) if exact_ok else isl.Set.empty(o.get_space())
-    return convex(Reg(o, u, r.exact and exact_ok))
+    return convex(Reg(o, u, r.exact and exact_ok, r.pieces))
 
 
 _COMPONENTS: dict[int, tuple[isl.Set, dict[str, str]]] = {}
@@ -375,4 +405,4 @@ def sharpen(r: Reg, pre: isl.Set) -> Reg:
     p = relevant(pre, seeds)
     if p.plain_is_universe():
         return r
-    return Reg(r.over.intersect_params(p).coalesce(), r.under.intersect_params(p).coalesce(), r.exact)
+    return Reg(r.over.intersect_params(p).coalesce(), r.under.intersect_params(p).coalesce(), r.exact, r.pieces)

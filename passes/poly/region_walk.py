@@ -222,8 +222,8 @@ class Walker:
                 continue
             key, reg = got
             foot.add(foot.w if r.mode == "write" else foot.r, key, reg)
-        if self.with_in:
-            foot.i = dict(foot.r)
+            if self.with_in and r.mode != "write":  # IN keeps a few pieces where READ takes the hull
+                foot.add(foot.i, key, rs.with_pieces(reg, rs.IN_PIECES))
         for c in (self.f.calls(s) if calls is None else calls):
             self.calls.call(c, foot, s)
         if fallback:
@@ -245,7 +245,7 @@ class Walker:
     def weaken(self, foot: Foot, names) -> Foot:
         def w(r: rs.Reg) -> rs.Reg:
             r = rs.forget(r, names)
-            return rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False)
+            return rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False, r.pieces)
 
         return Foot(*(map_regions(m, w) for m in foot.maps()))
 
@@ -372,7 +372,8 @@ class Walker:
         for k in range(len(items) - 1, -1, -1):
             tail = self.back(acc, items[k]) if (acc.r or acc.w or acc.i) else acc
             if self.escapes(items[k]):
-                tail = Foot(*(map_regions(m, lambda r: rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False))
+                tail = Foot(*(map_regions(m, lambda r: rs.Reg(r.over, isl.Set.empty(r.over.get_space()), False,
+                                                              r.pieces))
                               for m in tail.maps()))
             tails[k] = tail
             acc = self.then(foots[k], tail)
@@ -519,7 +520,7 @@ class Walker:
             return project_out_params(s, [_IP]).coalesce()
 
         under = shift(reg.under) if info.exact else isl.Set.empty(reg.under.get_space())
-        out = rs.Reg(shift(reg.over), under, reg.exact and info.exact)
+        out = rs.Reg(shift(reg.over), under, reg.exact and info.exact, reg.pieces)
         return rs.convex(out) if hull else out
 
     def for_loop(self, s: c_ast.For) -> Foot:
@@ -575,7 +576,7 @@ class Walker:
         def merge(over: rs.Reg, first: rs.Reg | None) -> rs.Reg:
             under = first.under if first is not None else isl.Set.empty(over.over.get_space())
             o = over.over.union(under).coalesce()
-            return rs.convex(rs.Reg(o, under, over.exact and o.is_equal(under)))
+            return rs.convex(rs.Reg(o, under, over.exact and o.is_equal(under), over.pieces))
 
         if isinstance(s, c_ast.DoWhile):
             first = one  # the first iteration runs in the entry store

@@ -40,7 +40,8 @@ Resources (module scope; see :class:`Regions` and :class:`SummaryRegions`):
   call site's precondition (so the FIR call inside ``for (i = 0; i <= n -
   k; i++)`` reads ``src[PHI1]`` with ``i<=PHI1<=i+k-1, 0<=i<=n-k``).
 
-Where approximation comes from: a non-convex union (convex hull), a
+Where approximation comes from: a non-convex union (convex hull; IN and
+OUT regions keep up to :data:`region_sets.IN_PIECES` convex pieces first), a
 subscript that is not affine (the whole declared extent), a condition
 that is not affine, a loop whose bounds are not affine or that may exit
 early, variables modified in a loop or unknown after a statement
