@@ -119,7 +119,7 @@ from passman import PassFailed, transformation
 from passman.astutil import copy_node, parent_map, replace_child, walk
 
 from ..cfacts.control import describe_jump, escaping_jumps
-from ..cfacts.names import where
+from ..cfacts.names import unevaluated, where
 from ..poly.facts import extent_set
 from .library_launch import LibraryLaunch, device_call, library_launches
 from .load_store import HEADER, launchers, reach
@@ -271,9 +271,8 @@ class _Plan:
                     and isinstance(n.expr, c_ast.ID) and self.facts.names.decl_of(n.expr) is decl)
                 for n in walk(self.module.ast.body)):
             return None
-        unevaluated = {id(x) for a in args for n in walk(a)
-                       if isinstance(n, c_ast.UnaryOp) and n.op == "sizeof" for x in walk(n.expr)}
-        if any(isinstance(n, c_ast.ID) and id(n) not in unevaluated
+        skip = {i for a in args for i in unevaluated(a)}
+        if any(isinstance(n, c_ast.ID) and id(n) not in skip
                and id(self.facts.names.decl_of(n)) in self.facts.modified for a in args for n in walk(a)):
             return None
         return copy_node(args[0]) if name == "malloc" else c_ast.BinaryOp("*", copy_node(args[0]), copy_node(args[1]))
