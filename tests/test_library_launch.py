@@ -106,8 +106,8 @@ def test_fftw_round_trips_between_kernels_run_on_the_device_buffers(tmp_path):
     """fftw_execute(p) runs as the new-array execution of p on the device copies of the arrays
     p captured (complex, r2c and c2r plans). The stub's execution writes its output as a may-
     write, so y and spec (never written before) go to the device once; nothing moves around
-    the executions. The copies back at the end are the checksum's and those fftw_destroy_plan's
-    model asks for (it writes through the plan pointer: anywhere)."""
+    the executions. The one copy back is the checksum's partial sums: nothing else is read on
+    the host after the kernels (fftw_destroy_plan touches only the library's state)."""
     ws, device = copies_on_the_emulation(FFT, tmp_path / "device")
     code = host_code(ws)
     assert "passman_dev_fftw_execute_dft(fwd, passman_accel_resolve(x, " in code
@@ -115,9 +115,9 @@ def test_fftw_round_trips_between_kernels_run_on_the_device_buffers(tmp_path):
     assert "passman_dev_fftw_execute_dft_r2c(r2c, passman_accel_resolve(re, " in code
     assert "passman_dev_fftw_execute_dft_c2r(c2r, passman_accel_resolve(spec, " in code
     assert "fftw_execute(" not in code.replace("_execute_dft", "")
-    assert device == (2, 6)
+    assert device == (2, 1)
     _, host = copies_on_the_emulation(FFT, tmp_path / "host", libraries="host")
-    assert host == (4, 6)
+    assert host == (4, 5)
 
 
 FALLBACK = r"""

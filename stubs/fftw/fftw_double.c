@@ -185,10 +185,13 @@ void fftw_execute_dft_c2r(const fftw_plan p, fftw_complex *in, double *out)
     __passman_fftw_run(p, (double *) in, out);
 }
 
+/* A plan lives in the library's own state (__passman_fftw_plans): releasing it touches no
+   memory of the program's (writing through p would be a write anywhere to the analyses, since
+   they cannot see where p points). */
 void fftw_destroy_plan(fftw_plan p)
 {
-    p->in_count = 0;
-    p->out_count = 0;
+    (void) p;
+    __passman_fftw_nplans = __passman_fftw_nplans;
 }
 
 void fftw_cleanup(void)
