@@ -151,13 +151,16 @@ def func_name(fd: c_ast.FuncDef) -> str:
     return fd.decl.name
 
 
+def callee_name(node: c_ast.Node | None) -> str | None:
+    """The name of the function ``node`` calls directly (``f(...)``), None for anything else."""
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+        return node.name.name
+    return None
+
+
 def called_names(node: c_ast.Node) -> list[str]:
     """Names of the functions called directly (by name) under ``node``, in order."""
-    return [
-        n.name.name
-        for n in walk(node)
-        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)
-    ]
+    return [name for n in walk(node) if (name := callee_name(n)) is not None]
 
 
 def deepest(node: c_ast.Node) -> tuple[int, c_ast.Node]:

@@ -116,7 +116,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from passman import PassFailed, transformation
-from passman.astutil import copy_node, parent_map, replace_child, walk
+from passman.astutil import callee_name, copy_node, parent_map, replace_child, walk
 
 from ..cfacts.control import describe_jump, escaping_jumps
 from ..cfacts.names import unevaluated, where
@@ -138,12 +138,6 @@ class Contract:
 
 class _Restart(Exception):
     """A new requirement of the contract: analyse the function again."""
-
-
-def _call_name(node: c_ast.Node) -> str | None:
-    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
-        return node.name.name
-    return None
 
 
 def _size(decl: c_ast.Decl, shape) -> c_ast.Node:
@@ -260,7 +254,7 @@ class _Plan:
         """The bytes of ``T *p = malloc(e)`` (``calloc(a, b)``: ``a * b``) when ``p`` and ``e``'s
         variables keep their values in the function, else None."""
         init = getattr(decl, "init", None)
-        name = _call_name(init) if init is not None else None
+        name = callee_name(init) if init is not None else None
         args = init.args.exprs if name in ("malloc", "calloc") and init.args else []
         if not (name == "malloc" and len(args) == 1 or name == "calloc" and len(args) == 2):
             return None
@@ -402,9 +396,9 @@ class _Plan:
         return reads, writes
 
     def host(self, stmt: c_ast.Node, state: dict, at: tuple) -> None:
-        if _call_name(stmt) == "free":  # the contents die: no copy is needed for them
+        if callee_name(stmt) == "free":  # the contents die: no copy is needed for them
             return
-        if isinstance(stmt, c_ast.Decl) and _call_name(stmt.init) == "malloc":
+        if isinstance(stmt, c_ast.Decl) and callee_name(stmt.init) == "malloc":
             k = next((k for k, d in self.decls.items() if d is stmt), None)
             if k is not None:  # fresh memory holds no value: either side is as good
                 state[k] = (1, 1)
@@ -485,7 +479,7 @@ class _Plan:
 
     def is_launch(self, node: c_ast.Node) -> bool:
         """Whether ``node`` launches work on the device: a kernel's launcher or a library launch."""
-        return _call_name(node) in self.launchers or id(node) in self.library
+        return callee_name(node) in self.launchers or id(node) in self.library
 
     def launch_arrays(self, call: c_ast.FuncCall) -> list:
         """The declarations of the arrays a launch uses (a launcher's array arguments, the arrays
@@ -500,7 +494,7 @@ class _Plan:
         return out
 
     def active(self, stmt: c_ast.Node) -> bool:
-        return any(_call_name(n) in self.active_names or self.is_launch(n) for n in walk(stmt))
+        return any(callee_name(n) in self.active_names or self.is_launch(n) for n in walk(stmt))
 
     def run(self, stmt: c_ast.Node | None, state: dict, at: tuple) -> dict:
         """The state after ``stmt`` from ``state`` (mutated); ``at``: where copies before it go."""
@@ -557,7 +551,7 @@ class _Plan:
                 if k is not None:
                     out.add(k)
             elif isinstance(n, c_ast.FuncCall):
-                name = _call_name(n)
+                name = callee_name(n)
                 if name is None or name not in self.module.ws:
                     out |= {k for k in self.decls if k[0] == "global"}
                     continue
@@ -573,8 +567,8 @@ class _Plan:
         effects and the host's writes."""
         for n in walk(stmt):
             if self.is_launch(n):
-                raise PassFailed(f"{where(n)}: the launch {_call_name(n)} is not a statement of its own")
-        calls = [n for n in walk(stmt) if _call_name(n) in self.active_names]
+                raise PassFailed(f"{where(n)}: the launch {callee_name(n)} is not a statement of its own")
+        calls = [n for n in walk(stmt) if callee_name(n) in self.active_names]
         bound: dict = {}
         for c in calls:
             bound.update({k: c for k in self.bind(c).values()})
@@ -585,10 +579,10 @@ class _Plan:
         for k in beside:  # used by the host beside a call, in an order C leaves open
             c = bound[k]
             ck = next(ck for ck, kk in self.bind(c).items() if kk == k)
-            contract = self.contracts[_call_name(c)]
+            contract = self.contracts[callee_name(c)]
             if 0 in contract.post.get(ck, (E, E)) or (k in writes and ck in contract.needs[DEV]):
                 raise PassFailed(f"{where(stmt)}: {self.decls[k].name} is used beside the call to "
-                                 f"{_call_name(c)}, which moves it, in one statement (split the statement)")
+                                 f"{callee_name(c)}, which moves it, in one statement (split the statement)")
         for k in sorted(reads | writes, key=repr):
             self.need(k, HOST, state, at)
         for c in calls:
@@ -711,11 +705,11 @@ class _Plan:
                 host_read.update(r | w)
                 host_write.update(w)
                 return
-            name = _call_name(s)
+            name = callee_name(s)
             if isinstance(s, c_ast.Assignment):
-                name, s = _call_name(s.rvalue), s.rvalue
+                name, s = callee_name(s.rvalue), s.rvalue
             elif isinstance(s, c_ast.Return) and s.expr is not None:
-                name, s = _call_name(s.expr), s.expr
+                name, s = callee_name(s.expr), s.expr
             if self.is_launch(s):
                 probe = {}
                 saved = self.emitting
@@ -797,7 +791,7 @@ class _Plan:
     def prepare(self, body: c_ast.Node) -> None:
         """Track every array a launch or a call with a contract uses; refuse aliases of them."""
         for n in walk(body):
-            name = _call_name(n)
+            name = callee_name(n)
             if id(n) in self.library:
                 for decl in self.launch_arrays(n):
                     self.track(decl, n)
@@ -960,7 +954,7 @@ def _apply(plan: _Plan) -> None:
                 k -= 1
             items[k:k] = copies
     for n in walk(module.ast.body):
-        if _call_name(n) in plan.launchers:
+        if callee_name(n) in plan.launchers:
             args = n.args.exprs if n.args else []
             for j, arg in enumerate(args):
                 decl = plan.facts.names.decl_of(arg) if isinstance(arg, c_ast.ID) else None

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from passman import brokers
-from passman.astutil import copy_node, parent_map, walk
+from passman.astutil import callee_name, copy_node, parent_map, walk
 
 #: names of library-internal state in stub code (never program arrays)
 LIBRARY_STATE = brokers.HELPER_PREFIX
@@ -76,12 +76,6 @@ class LibraryLaunch:
             if not any(d is x for x in out):
                 out.append(d)
         return out
-
-
-def _name(node: c_ast.Node | None) -> str | None:
-    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
-        return node.name.name
-    return None
 
 
 def _strip(e: c_ast.Node) -> c_ast.Node:
@@ -174,14 +168,14 @@ class _Finder:
             elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") \
                     and isinstance(n.expr, c_ast.ID) and self.facts.names.decl_of(n.expr) is decl:
                 sources.append(None)
-        if len(sources) != 1 or _name(sources[0]) is None:
+        if len(sources) != 1 or callee_name(sources[0]) is None:
             return None
         return sources[0]
 
     def host_form(self, call: c_ast.FuncCall) -> tuple[str, list[c_ast.Node], set[int]] | None:
         """The host function and arguments the call amounts to (an executed plan: the new-array
         execution on its captured arrays), and the positions of arguments that are library state."""
-        name = _name(call)
+        name = callee_name(call)
         stub = self.ws.stub_info(name)
         if stub is None:
             return None
@@ -194,12 +188,12 @@ class _Finder:
             return None
         (k,) = state
         origin = self.plan_origin(args[k]) if k < len(args) else None
-        maker = self.ws.stub_info(_name(origin)) if origin is not None else None
+        maker = self.ws.stub_info(callee_name(origin)) if origin is not None else None
         facts = maker.model if maker is not None else {}
         execute, captures = facts.get("execute_with"), facts.get("captures", {})
         if not isinstance(execute, str) or not {"in", "out"} <= set(captures):
             return None
-        execute = execute.format(prefix=_name(origin).split("_", 1)[0] + "_")  # fftw_ or fftwf_
+        execute = execute.format(prefix=callee_name(origin).split("_", 1)[0] + "_")  # fftw_ or fftwf_
         made = origin.args.exprs
         captured = [made[captures["in"]], made[captures["out"]]]
         if any(isinstance(n, c_ast.ID) and id(self.facts.names.decl_of(n)) in self.facts.modified
@@ -252,7 +246,7 @@ def library_launches(module, facts, regions, target: str, sized) -> dict[int, Li
     finder = _Finder(module, facts, regions, target, sized)
     out = {}
     for n in walk(module.ast.body):
-        if isinstance(n, c_ast.FuncCall) and _name(n) is not None:
+        if isinstance(n, c_ast.FuncCall) and callee_name(n) is not None:
             launch = finder.launch(n)
             if launch is not None:
                 out[id(n)] = launch

@@ -58,7 +58,7 @@ from typing import Literal
 from pycparser import c_ast
 
 from passman import Module, PassFailed, transformation
-from passman.astutil import parent_map, replace_child, walk
+from passman.astutil import callee_name, parent_map, replace_child, walk
 
 from ..analysis.liveness import liveness
 from ..cfacts.control import escaping_jumps
@@ -73,9 +73,8 @@ log = logging.getLogger("passman.gpu")
 
 
 def _launch_name(stmt: c_ast.Node, names: set[str]) -> str | None:
-    if isinstance(stmt, c_ast.FuncCall) and isinstance(stmt.name, c_ast.ID) and stmt.name.name in names:
-        return stmt.name.name
-    return None
+    name = callee_name(stmt)
+    return name if name in names else None
 
 
 def _runs(body: c_ast.Compound, names: set[str]) -> list[list[c_ast.Node]]:
