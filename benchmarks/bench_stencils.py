@@ -24,6 +24,15 @@ sizes rewritten is built these ways:
   where no diamond is legal: seidel-2d), wavefronts with a barrier per front;
 * ``tile-tasks``: ``time_tile(schedule="tasks")``: the same tiles as OpenMP
   tasks with ``depend`` clauses from the tile dependence graph (no barrier);
+* ``split-static``: ``time_tile(shape="split", schedule="static")`` for 1-D
+  stencils, ``shape="hybrid"`` for the others (SDSL's split / hybrid split
+  tiles, upright then inverted tiles per band, a barrier after each phase;
+  Gauss-Seidel is refused: FAILED);
+* ``split-tasks``: the same tiles as OpenMP tasks on their tile dependence
+  graph (Freitag's "opt-split");
+* ``trapezoid``: ``trapezoid_tile()``: Pochoir's recursive trapezoidal walk
+  (hyperspace cuts, pieces of a level as OpenMP tasks, default thresholds;
+  Gauss-Seidel is refused: FAILED);
 * ``polly``: ``clang-14 -O3 -mllvm -polly -mllvm -polly-parallel`` where
   clang-14 is installed (else left out, with a note).
 
@@ -74,7 +83,10 @@ STENCILS: dict[str, tuple[str, dict[str, int], dict[str, int]]] = {
     "seidel_2d": ("kernel_seidel_2d", {"TSTEPS": 100, "N": 500}, {"TSTEPS": 6, "N": 6000}),
 }
 
-VARIANTS = ("gcc", "coarse", "recipe", "wavefront", "tile-static", "tile-tasks", "polly")
+VARIANTS = ("gcc", "coarse", "recipe", "wavefront", "tile-static", "tile-tasks", "split-static", "split-tasks",
+            "trapezoid", "polly")
+#: the split shape of a kernel (hybrid split tiling for two space dimensions or more)
+SPLIT_SHAPES = {"jacobi_1d": "split"}
 
 
 def build_in_process(src: Path, folder: Path, function: str, call: str, **options) -> tuple[Path, Measure]:
@@ -113,6 +125,11 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
         elif v in ("tile-static", "tile-tasks"):
             built[v] = build_in_process(src, folder / v, function, "time_tile",
                                         schedule=v.split("-")[1], tile_sizes=args.tile_sizes)
+        elif v in ("split-static", "split-tasks"):
+            built[v] = build_in_process(src, folder / v, function, "time_tile", schedule=v.split("-")[1],
+                                        shape=SPLIT_SHAPES.get(name, "hybrid"), tile_sizes=args.split_sizes)
+        elif v == "trapezoid":
+            built[v] = build_in_process(src, folder / v, function, "trapezoid_tile")
         elif v == "polly":
             built[v] = build_polly(src, folder / v, [])
         if built[v][1].error:
@@ -137,7 +154,7 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
 
 def table(rows: dict[tuple[str, str], dict[str, Measure]], variants: list[str]) -> str:
     """Markdown: gcc median, speed-up of each variant over gcc, best tiling over coarse."""
-    tilings = [v for v in variants if v.startswith("tile") or v in ("wavefront", "recipe")]
+    tilings = [v for v in variants if v.startswith(("tile", "split")) or v in ("wavefront", "recipe", "trapezoid")]
     head = ["kernel", "size", "gcc s"] + [f"{v} x" for v in variants if v != "gcc"] + ["best tiling / coarse"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios: dict[str, list[float]] = {}
@@ -171,6 +188,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--kernels", default=",".join(STENCILS), help="comma-separated kernels")
     p.add_argument("--sizes", choices=("in", "out", "both"), default="both")
     p.add_argument("--tile-sizes", default="", help="time_tile's tile_sizes (default: the model's)")
+    p.add_argument("--split-sizes", default="", help="split-*'s tile_sizes (default: the model's)")
     p.add_argument("--timeout", type=float, default=300.0)
     p.add_argument("--out", type=Path, help="write the Markdown report here")
     p.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated variants (gcc always runs)")

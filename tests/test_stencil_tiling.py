@@ -17,12 +17,11 @@ Oracles:
 
 from __future__ import annotations
 
-import os
-import re
 from pathlib import Path
 
 import islpy as isl
 import pytest
+from conftest import CORPUS
 from passman.passes.poly import time_tiling
 from passman.passes.poly.hyperplanes import RowShape, find_row, violated
 from passman.passes.poly.tile_graph import (
@@ -33,23 +32,9 @@ from passman.passes.poly.tile_graph import (
     tile_graph,
 )
 from passman.passes.poly.tile_model import Caches, choose_sizes, footprint, machine_caches
+from stencil_runs import STENCILS, same_output
 
 from passman import InvalidInput, PassFailed, Workspace
-from passman.builder import run
-from passman.testing import reference_output
-
-CORPUS = Path(__file__).resolve().parent / "corpus"
-
-#: corpus stencil -> (kernel function, the #define of its space extent)
-STENCILS = {
-    "jacobi_1d": ("kernel_jacobi_1d", "N"),
-    "jacobi_2d": ("kernel_jacobi_2d", "N"),
-    "jacobi_2d_9pt": ("kernel_jacobi_2d_9pt", "N"),
-    "heat_3d": ("kernel_heat_3d", "N"),
-    "fdtd_2d": ("kernel_fdtd_2d", "NY"),
-    "seidel_2d": ("kernel_seidel_2d", "N"),
-}
-
 
 # ------------------------------------------------------------------------ Freitag §5.2
 
@@ -191,27 +176,8 @@ def test_model_sizes_fit_the_cache_and_shrink_with_it():
 # ------------------------------------------------------------------------ differential
 
 
-def _program(tmp_path: Path, name: str, extent: int | None) -> Path:
-    text = (CORPUS / f"{name}.c").read_text()
-    if extent is not None:
-        macro = STENCILS[name][1]
-        text = re.sub(rf"#define {macro} \d+", f"#define {macro} {extent}", text)
-    path = tmp_path / f"{name}.c"
-    path.write_text(text)
-    return path
-
-
 def _same_output(tmp_path: Path, name: str, extent: int | None = None, **options) -> Workspace:
-    src = _program(tmp_path, name, extent)
-    ws = Workspace(src)
-    ws[STENCILS[name][0]].time_tile(**options)
-    built = ws.build("openmp", tmp_path / "out", opt="-O1")
-    ref = reference_output([src])
-    for threads in (1, 2, 4):
-        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=120)
-        assert got.returncode == 0, got.stderr
-        assert got.stdout == ref.stdout, f"{name} {options} with {threads} threads"
-    return ws
+    return same_output(tmp_path, name, extent, lambda kernel: kernel.time_tile(**options), opt="-O1")
 
 
 CASES = [

@@ -16,7 +16,10 @@ set arithmetic. Modules, one idea each:
 * :mod:`.time_tiling`: transformation ``time_tile`` (diamond or skewed time tiles of
   stencils, run as OpenMP tasks or barrier fronts), with :mod:`.hyperplanes` (tiling
   hyperplanes, Farkas by isl), :mod:`.tile_graph` (tile dependence graphs) and
-  :mod:`.tile_model` (tile sizes from footprint and caches).
+  :mod:`.tile_model` (tile sizes from footprint and caches);
+* :mod:`.trapezoid_tiling`: transformation ``trapezoid_tile`` (Pochoir's recursive
+  trapezoidal walk, :mod:`.trapezoid_walk`), with :mod:`.trapezoid_graph` (its tile
+  dependence graph, Freitag 2014 §3.3 (a)).
 """
 
 # registers the analyses, and the transformations auto_schedule and apply_schedule
@@ -27,4 +30,5 @@ from . import (
     schedule,  # noqa: F401
     scop_build,  # noqa: F401
     time_tiling,  # noqa: F401
+    trapezoid_tiling,  # noqa: F401
 )

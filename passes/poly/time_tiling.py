@@ -10,7 +10,12 @@ isl):
   Freitag 2014, §2.2), then ``a*t + xk`` for the other space dimensions;
 * ``shape="skewed"``: time, then ``a*t + b.x + xk`` (the pipelined start of
   Pluto without concurrent start, also what Gauss-Seidel allows);
-* ``shape="auto"``: diamond, else skewed.
+* ``shape="auto"``: diamond, else skewed;
+* ``shape="split"`` / ``"hybrid"``: SDSL's split tiles (upright then
+  inverted tiles per time band, every space dimension split) and hybrid
+  split tiles (parallelograms in the outermost space dimension, the others
+  split), as barrier phases (``static``: upright tiles, then inverted ones)
+  or tasks on their tile dependence graph (``tasks``): :mod:`.split_tiling`.
 
 Tiles are boxes of the transformed space of sizes ``tile_sizes`` (or the
 model's, :mod:`.tile_model`); inside a tile the points run in the original
@@ -61,9 +66,11 @@ Anything else is refused with ``PassFailed`` and the function is unchanged.
 
 Properties:
 
-- shape: "auto" (default), "diamond" or "skewed"
-- schedule: "tasks" (default) or "static"
-- tile_sizes: sizes per hyperplane row, "64,64,128" ("" default: the model's)
+- shape: "auto" (default), "diamond", "skewed", "split" or "hybrid"
+- schedule: "tasks" (default) or "static" (for split tiles: the upright, then the inverted ones)
+- tile_sizes: sizes per hyperplane row, "64,64,128" ("" default: the model's); split and
+  hybrid: "s^T,[s^P,]U,I,..." (time steps per band, parallelogram width, upright and
+  inverted widths per split dimension)
 - label: the time loop (the part containing it; "" default: the first part that is a time loop)
 - cache_size: bytes of the per-core cache a tile should fit in (0 default: this machine's L2)
 """
@@ -90,12 +97,13 @@ from .hyperplanes import Row, RowShape, find_row, violated
 from .isl_ast import TASK_MARK
 from .schedule_check import check_schedule, parse_sizes, part_problem, validity
 from .scop import Scop
+from .split_tiling import split_tile_nodes
 from .tile_band import SIMD, carries
 from .tile_graph import TASK_ARRAY, TASK_BITS, depend_clause, reduce_deltas, tile_deltas
 from .tile_model import Caches, choose_sizes, machine_caches
 
 #: type of ``time_tile``'s property ``shape`` (any other value is refused when set)
-Shape = Literal["auto", "diamond", "skewed"]
+Shape = Literal["auto", "diamond", "skewed", "split", "hybrid"]
 #: type of ``time_tile``'s property ``schedule``
 TileSchedule = Literal["tasks", "static"]
 SHAPES = get_args(Shape)
@@ -356,17 +364,23 @@ def time_tile(
     label: str = "",
     cache_size: int = 0,
 ) -> None:
-    """Tile a time-iterated stencil with diamond or skewed time tiles, run as tasks or barrier fronts.
+    """Tile a time-iterated stencil with diamond, skewed or split time tiles, as tasks or barrier fronts.
 
     See the module docstring of :mod:`passman.passes.poly.time_tiling` for
     the shapes, schedules, legality checks and a before/after example.
 
     Properties:
 
-    - shape: "auto" (default: diamond, else skewed), "diamond" or "skewed"
+    - shape: "auto" (default: diamond, else skewed), "diamond", "skewed", "split" (split tiles
+      in every space dimension) or "hybrid" (parallelograms in the outermost space dimension,
+      split tiles in the others; two space dimensions or more): :mod:`.split_tiling`
     - schedule: "tasks" (default: one OpenMP task per tile with depend clauses) or "static"
-      (wavefronts of tiles, ``omp parallel for`` and a barrier per front)
-    - tile_sizes: sizes per hyperplane row, "64,64,128", the last repeated ("" default: the model's)
+      (wavefronts of tiles, ``omp parallel for`` and a barrier per front; split and hybrid
+      tiles: per band, the upright tiles in parallel, a barrier, the inverted ones)
+    - tile_sizes: sizes per hyperplane row, "64,64,128", the last repeated ("" default: the model's);
+      split: "s^T,U,I" (time steps per band, upright and inverted widths, a pair per space
+      dimension, the last pair repeated), hybrid: "s^T,s^P,U,I" (s^P: parallelogram width);
+      U >= 2*sigma*(H-1) is required (H = s^T * statements per time step)
     - label: the time loop to tile ("" default: the first part that is a time loop)
     - cache_size: bytes of the per-core cache a tile should fit in (0 default: this machine's L2)
     """
@@ -396,6 +410,10 @@ def tile_part(
     is then unchanged.
     """
     check_options(module, shape, schedule)
+    if shape in ("split", "hybrid"):
+        nodes = split_tile_nodes(module, part, deps, shape, schedule, tile_sizes, cache_size, pragma)
+        replace_part(module, part, _wrap_tasks(module, part, nodes) if schedule == "tasks" else nodes)
+        return shape
     part_deps = [d for d in deps if not d.relation.is_empty()]
     kind, rows = tiling_rows(part, part_deps, shape)
     rel = validity(part_deps)
