@@ -34,9 +34,9 @@ from passman.passes.poly.split_tiling import (
     check_split_schedule,
     split_schedule,
     split_tile_graph,
-    stencil_geometry,
     tile_map,
 )
+from passman.passes.poly.stencil_geometry import stencil_geometry
 from stencil_runs import STENCILS, same_output
 
 from passman import PassFailed, Workspace

@@ -171,7 +171,7 @@ def _refused(path: Path, fn: str, error: type[Exception], match: str, **options)
 def test_in_place_gauss_seidel_is_refused_with_the_dependence():
     _refused(CORPUS / "seidel_2d.c", "kernel_seidel_2d", PassFailed,
              r"seidel_2d.c:\d+: no trapezoidal tiling of loop t: \w+ dependence .* moves in space within one "
-             r"sub-step")  # fmt: skip
+             r"time step")  # fmt: skip
 
 
 def test_a_nest_without_time_loop_is_refused():
@@ -199,7 +199,7 @@ void kernel(void)
 def test_a_non_uniform_access_is_refused(tmp_path):
     src = tmp_path / "nonuniform.c"
     src.write_text(NON_UNIFORM)
-    _refused(src, "kernel", PassFailed, r"dependence .* has no slope of at most 8 points per sub-step")
+    _refused(src, "kernel", PassFailed, r"dependence .* has no slope of at most 8 points per step")
 
 
 @pytest.mark.parametrize(("options", "error", "match"), [

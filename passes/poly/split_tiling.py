@@ -76,20 +76,16 @@ from pycparser import c_ast
 from passman import Module, PassFailed
 from passman.deadline import Clock
 
-from ..cfacts.names import where
 from .affine import constant_extent, ctx
 from .codegen import generate, identity_schedule
 from .dependences import Dependence
 from .footprint import element_size, known_parameters
 from .schedule_check import check_schedule
 from .scop import Scop
+from .stencil_geometry import StencilGeometry, stencil_geometry
 from .tile_graph import depend_clause, tile_deltas, tile_graph
 from .tile_model import CACHE_FRACTION, Caches, machine_caches
 
-#: the largest slope (points per level) a split tiling accepts
-SLOPE_MAX = 8
-#: values tried for the space coordinates a statement in fewer loops lacks (FDTD's ``Ey[0][j] = f[t]``)
-FILLERS = (0, 1, -1, 2, -2)
 #: seconds the pass gives isl's code generation
 SPLIT_CODEGEN_SECONDS = 20.0
 #: candidate band heights (time steps), widths and parallelogram widths of the default sizes
@@ -205,110 +201,6 @@ def split_tile_graph(domain: isl.Set | isl.UnionSet, deps: isl.Map | isl.UnionMa
 
 
 # ------------------------------------------------------------------------ the stencil
-
-
-@dataclass(frozen=True)
-class StencilGeometry:
-    """The levels and space coordinates of a part's instances, and the slopes of its dependences."""
-
-    levels: int  # K: statement positions per time step
-    coordinates: isl.UnionMap  # instance -> [tau, x0, ..., x(d-1)]
-    slopes: tuple[int, ...]
-
-
-def stencil_coordinates(part: Scop, filler: int = 0) -> tuple[int, isl.UnionMap]:
-    """``K`` and instance -> ``[K*t + k, x0, ..., x(d-1)]``.
-
-    ``k``: the statement's position in the time loop; ``x``: its space
-    iterators, a statement in fewer loops aligned on the innermost ones
-    (``filler`` for the others).
-    """
-    positions = sorted({s.positions[1] for s in part.statements})
-    level = {p: k for k, p in enumerate(positions)}
-    n = len(positions)
-    depth = max(s.depth for s in part.statements) - 1
-    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
-    for s in part.statements:
-        space = isl.LocalSpace.from_space(s.domain.get_space())
-
-        def var(k: int, space: isl.LocalSpace = space) -> isl.Aff:
-            return isl.Aff.var_on_domain(space, isl.dim_type.set, k)
-
-        def const(v: int, space: isl.LocalSpace = space) -> isl.Aff:
-            return isl.Aff.zero_on_domain(space).set_constant_val(isl.Val.int_from_si(ctx(), v))
-
-        sign = -1 if s.loops[0].decreasing else 1
-        tau = var(0).scale_val(isl.Val.int_from_si(ctx(), sign * n)).add(const(level[s.positions[1]]))
-        affs = [tau] + [const(filler)] * (depth - s.depth + 1) + [var(k) for k in range(1, s.depth)]
-        m = None
-        for aff in affs:
-            f = isl.Map.from_aff(aff)
-            m = f if m is None else m.flat_range_product(f)
-        m = m.reset_tuple_id(isl.dim_type.out).intersect_domain(s.domain)
-        out = out.union(isl.UnionMap.from_map(m))
-    return n, out
-
-
-def _deltas(d: Dependence, coordinates: isl.UnionMap) -> isl.Set:
-    rel = isl.UnionMap.from_map(d.relation).apply_domain(coordinates).apply_range(coordinates)
-    sets: list[isl.Set] = []
-    rel.deltas().foreach_set(sets.append)
-    return sets[0] if sets else isl.Set.empty(coordinates.range().get_space())
-
-
-def _slope(deltas: isl.Set, k: int) -> int | None:
-    """The least ``sigma <= SLOPE_MAX`` with ``|dx_k| <= sigma * dtau`` on every delta (None: none)."""
-    n = deltas.dim(isl.dim_type.set)
-    names = ["dt"] + [f"d{m}" for m in range(n - 1)]
-    for sigma in range(SLOPE_MAX + 1):
-        cone = isl.Set(f"{{ [{', '.join(names)}] : -{sigma}dt <= d{k} <= {sigma}dt }}", context=ctx())
-        if deltas.is_subset(cone.align_params(deltas.get_space())):
-            return sigma
-    return None
-
-
-def stencil_slopes(part: Scop, deps: Sequence[Dependence], coordinates: isl.UnionMap) -> tuple[int, ...] | str:
-    """Per space dimension the slope of the dependences, or why there is none (the dependence named)."""
-    depth = max(s.depth for s in part.statements) - 1
-    time = part.statements[0].loops[0].var
-    slopes = [0] * depth
-    for d in deps:
-        deltas = _deltas(d, coordinates)
-        for k in range(depth):
-            sigma = _slope(deltas, k)
-            if sigma is None:
-                flat = deltas.intersect(_level_zero(depth).align_params(deltas.get_space()))
-                what = ("moves in space within one time step (no split tile contains it)" if not flat.is_empty()
-                        else f"moves more than {SLOPE_MAX} points per step in space dimension {k}")
-                return (f"{where(d.sink_stmt.node)}: no split tiling of loop {time}: {d.kind} dependence "
-                        f"{d.why()} {what}")  # fmt: skip
-            slopes[k] = max(slopes[k], sigma)
-    return tuple(slopes)
-
-
-def _level_zero(depth: int) -> isl.Set:
-    """Deltas within one level that move in space: ``dtau = 0`` and some ``dx != 0``."""
-    names = [f"d{m}" for m in range(depth)]
-    moves = " or ".join(f"{x} != 0" for x in names) or "false"
-    return isl.Set(f"{{ [0, {', '.join(names)}] : {moves} }}", context=ctx())
-
-
-def stencil_geometry(part: Scop, deps: Sequence[Dependence]) -> StencilGeometry:
-    """Levels, coordinates and slopes of a time loop (PassFailed naming the dependence without a slope)."""
-    shallow = any(s.depth < max(t.depth for t in part.statements) for s in part.statements)
-    best: StencilGeometry | None = None
-    first = ""
-    for filler in FILLERS if shallow else (0,):
-        levels, coords = stencil_coordinates(part, filler)
-        slopes = stencil_slopes(part, deps, coords)
-        if isinstance(slopes, str):
-            first = first or slopes
-            continue
-        if best is None or sum(slopes) < sum(best.slopes):
-            best = StencilGeometry(levels, coords, slopes)
-    if best is None:
-        raise PassFailed(first)
-    return best
 
 
 # ------------------------------------------------------------------------ the schedule

@@ -336,7 +336,9 @@ def check_options(module: Module, shape: str, schedule: str) -> None:
         raise PassFailed(f"{module.name}: schedule {schedule!r} is not one of {', '.join(SCHEDULES)}")
 
 
-def _part(module: Module, label: str, deps: Dependences) -> Scop:
+def time_loop_part(module: Module, label: str, deps: Dependences) -> Scop:
+    """The static control part with a time loop to tile (the one holding loop ``label`` when given),
+    or PassFailed saying why none is."""
     parts = list(module.resource("scops"))
     if label:
         parts = [p for p in parts if p.loop(label) is not None]
@@ -386,7 +388,7 @@ def time_tile(
     """
     check_options(module, shape, schedule)
     deps: Dependences = module.resource("dependences")
-    part = _part(module, label, deps)
+    part = time_loop_part(module, label, deps)
     tile_part(module, part, deps.of_scop(part), shape, schedule, tile_sizes, cache_size)
 
 

@@ -73,7 +73,7 @@ condition for every trapezoidal decomposition to respect it (a cut
 separates its pieces by lines of slope ``sigma``; timecut pieces go forward
 in time). Refused with ``PassFailed`` naming the dependence: one within a
 sub-step that moves in space (in-place Gauss-Seidel), one whose slope
-exceeds :data:`SLOPE_MAX` or has none (non-uniform, non-affine accesses);
+exceeds :data:`.stencil_geometry.SLOPE_MAX` or has none (non-uniform, non-affine accesses);
 also no time loop, more than :data:`MAX_DIMS` space dimensions, a part
 using a local array or a local scalar it writes (other than its loop
 variables), loop variables used after the part, names taken, bad options.
@@ -101,7 +101,6 @@ Properties:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
 
 import islpy as isl
@@ -120,8 +119,8 @@ from .dependences import Dependence, Dependences
 from .footprint import known_parameters
 from .isl_ast import AstConverter
 from .scop import Scop
-from .split_tiling import FILLERS, stencil_coordinates
-from .time_tiling import time_loop_problem
+from .stencil_geometry import StencilGeometry, stencil_geometry
+from .time_tiling import time_loop_part
 from .trapezoid_graph import Stencil, TrapezoidGraph, Zoid
 from .trapezoid_walk import (
     ARGS,
@@ -139,8 +138,6 @@ from .trapezoid_walk import (
 Execution = Literal["fork_join", "graph"]
 #: the most tiles ``execution="graph"`` tabulates
 MAX_GRAPH_TILES = 20000
-#: the largest slope (points per pseudo time step) accepted
-SLOPE_MAX = 8
 #: the most space dimensions (a hyperspace cut makes ``3**d`` pieces)
 MAX_DIMS = 3
 #: default time threshold, pseudo time steps per statement position of a time step
@@ -153,92 +150,12 @@ DEFAULT_INNER_WIDTH = 512
 # ------------------------------------------------------------------------ geometry and legality
 
 
-@dataclass(frozen=True)
-class TrapezoidGeometry:
-    """Sub-steps, coordinates ``instance -> [tp, x0, ..., x(d-1)]`` and slopes of a time loop."""
-
-    levels: int
-    coordinates: isl.UnionMap
-    slopes: tuple[int, ...]
-
-    @property
-    def dims(self) -> int:
-        """Number of space dimensions."""
-        return len(self.slopes)
-
-
-def dependence_deltas(d: Dependence, coordinates: isl.UnionMap) -> isl.Set:
-    """The differences ``(dtp, dx)`` of a dependence's instance pairs in the walk's coordinates."""
-    rel = isl.UnionMap.from_map(d.relation).apply_domain(coordinates).apply_range(coordinates)
-    sets: list[isl.Set] = []
-    rel.deltas().foreach_set(sets.append)
-    return sets[0]
-
-
-def _names(dims: int) -> str:
-    return ", ".join(["dt"] + [f"d{k}" for k in range(dims)])
-
-
-def cone_problem(deltas: isl.Set, dims: int) -> str | None:
-    """Why the differences are not all forward in pseudo time or at one point (None: they are)."""
-    xs = [f"d{k}" for k in range(dims)]
-    still = " and ".join(f"{x} = 0" for x in xs) or "true"
-    ok = isl.Set(f"{{ [{_names(dims)}] : dt >= 1 or (dt = 0 and {still}) }}", context=ctx())
-    bad = deltas.subtract(ok.align_params(deltas.get_space()))
-    if bad.is_empty():
-        return None
-    return "moves in space within one sub-step of the time loop (no trapezoid of one step orders it)"
-
-
-def cone_slope(deltas: isl.Set, k: int, dims: int) -> int | None:
-    """The least ``sigma <= SLOPE_MAX`` with ``|dx_k| <= sigma * dtp`` on every difference (None: none)."""
-    for sigma in range(SLOPE_MAX + 1):
-        cone = isl.Set(f"{{ [{_names(dims)}] : -{sigma}dt <= d{k} <= {sigma}dt }}", context=ctx())
-        if deltas.is_subset(cone.align_params(deltas.get_space())):
-            return sigma
-    return None
-
-
-def _slopes(part: Scop, deps: Sequence[Dependence], coords: isl.UnionMap, dims: int) -> tuple[int, ...] | str:
-    time = part.statements[0].loops[0].var
-    slopes = [0] * dims
-    for d in deps:
-        deltas = dependence_deltas(d, coords)
-        why = cone_problem(deltas, dims)
-        for k in range(dims):
-            if why is not None:
-                break
-            sigma = cone_slope(deltas, k, dims)
-            if sigma is None:
-                why = (f"has no slope of at most {SLOPE_MAX} points per sub-step in space dimension {k} "
-                       "(not a uniform stencil)")  # fmt: skip
-                break
-            slopes[k] = max(slopes[k], sigma)
-        if why is not None:
-            return (f"{where(d.sink_stmt.node)}: no trapezoidal tiling of loop {time}: {d.kind} dependence "
-                    f"{d.why()} {why}")  # fmt: skip
-    return tuple(slopes)
-
-
-def trapezoid_geometry(part: Scop, deps: Sequence[Dependence]) -> TrapezoidGeometry:
-    """Coordinates and slopes of a time loop, or PassFailed naming a dependence no trapezoid respects."""
+def trapezoid_geometry(part: Scop, deps: Sequence[Dependence]) -> StencilGeometry:
+    """Levels, coordinates and slopes of a time loop, or PassFailed naming a dependence no trapezoid respects."""
     dims = max(s.depth for s in part.statements) - 1
     if dims > MAX_DIMS:
         raise PassFailed(f"{part.where}: {dims} space dimensions: trapezoidal tiling handles at most {MAX_DIMS}")
-    shallow = any(s.depth <= dims for s in part.statements)
-    best: TrapezoidGeometry | None = None
-    first = ""
-    for filler in FILLERS if shallow else (0,):
-        levels, coords = stencil_coordinates(part, filler)
-        slopes = _slopes(part, deps, coords, dims)
-        if isinstance(slopes, str):
-            first = first or slopes
-            continue
-        if best is None or sum(slopes) < sum(best.slopes):
-            best = TrapezoidGeometry(levels, coords, slopes)
-    if best is None:
-        raise PassFailed(first)
-    return best
+    return stencil_geometry(part, deps, "trapezoidal tiling")
 
 
 # ------------------------------------------------------------------------ options
@@ -258,21 +175,6 @@ def parse_widths(text: str, dims: int, where_: str) -> tuple[int, ...]:
 
 
 # ------------------------------------------------------------------------ code
-
-
-def _part(module: Module, label: str, deps: Dependences) -> Scop:
-    parts = list(module.resource("scops"))
-    if label:
-        parts = [p for p in parts if p.loop(label) is not None]
-        if not parts:
-            raise PassFailed(f"{module.name}: loop {label} is in no static control part")
-    reasons = []
-    for p in parts:
-        why = time_loop_problem(p, deps.of_scop(p))
-        if why is None:
-            return p
-        reasons.append(why)
-    raise PassFailed(f"{module.name}: no time loop to tile" + (": " + "; ".join(reasons) if reasons else ""))
 
 
 def _kernel_parameters(func: c_ast.FuncDef) -> list[c_ast.Decl]:
@@ -314,7 +216,7 @@ def _fresh_name(module: Module, base: str) -> str:
     return name
 
 
-def _base_case(module: Module, part: Scop, geometry: TrapezoidGeometry) -> list[c_ast.Node]:
+def _base_case(module: Module, part: Scop, geometry: StencilGeometry) -> list[c_ast.Node]:
     """isl's code for the part's instances at pseudo time ``trap_tp`` inside ``trap_lo[i] <= x[i] < trap_hi[i]``."""
     dims = geometry.dims
     xs = [f"x{k}" for k in range(dims)]
@@ -328,7 +230,7 @@ def _base_case(module: Module, part: Scop, geometry: TrapezoidGeometry) -> list[
     return nodes
 
 
-def _box(part: Scop, geometry: TrapezoidGeometry) -> tuple[str, list[str]]:
+def _box(part: Scop, geometry: StencilGeometry) -> tuple[str, list[str]]:
     """C texts: the condition under which the part has instances, and the bounds of their coordinates."""
     image = isl.Set.from_union_set(geometry.coordinates.range()).coalesce()
     build = isl.AstBuild.from_context(part.context)
@@ -412,7 +314,7 @@ def _fixed(obj, values: dict[str, int]):
     return obj.project_out(isl.dim_type.param, 0, obj.dim(isl.dim_type.param))
 
 
-def tile_table(module: Module, part: Scop, deps: Sequence[Dependence], geometry: TrapezoidGeometry,
+def tile_table(module: Module, part: Scop, deps: Sequence[Dependence], geometry: StencilGeometry,
                shape: WalkShape) -> TileTable:  # fmt: skip
     """The tile dependence graph of the walk for the parameter values every call passes (PassFailed
     when one is unknown, or the graph is too large).
@@ -484,7 +386,7 @@ def trapezoid_tile(module: Module, base_steps: int = 0, base_width: str = "", la
     if base_steps < 0:
         raise PassFailed(f"{module.name}: base_steps {base_steps} is negative")
     deps: Dependences = module.resource("dependences")
-    part = _part(module, label, deps)
+    part = time_loop_part(module, label, deps)
     part_deps = [d for d in deps.of_scop(part) if not d.relation.is_empty()]
     geometry = trapezoid_geometry(part, part_deps)
     widths = parse_widths(base_width, geometry.dims, part.where)
