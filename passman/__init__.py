@@ -9,6 +9,7 @@
 
 from importlib import metadata
 
+from .brokers import HELPER_PREFIX, Stub
 from .display import Display
 from .errors import InternalError, InvalidInput, PassFailed, PassmanError, PassmanWarning
 from .history import History, Step
@@ -43,6 +44,7 @@ __all__ = [
     "REGISTRY",
     "CompilationUnit",
     "Display",
+    "HELPER_PREFIX",
     "History",
     "Instrumentation",
     "InternalError",
@@ -58,6 +60,7 @@ __all__ = [
     "PassmanWarning",
     "Property",
     "Step",
+    "Stub",
     "Workspace",
     "analysis",
     "register_backend",

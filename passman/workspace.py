@@ -498,6 +498,13 @@ class Workspace:
         not a modelled library function."""
         return self._stubs.stubs.get(name)
 
+    def library_stub(self, name: str) -> Stub | None:
+        """The stub the program's enabled brokers give library function ``name``, whether the
+        program calls it or not (a device entry point a pass may call instead), or None."""
+        from .brokers import find_stub
+
+        return find_stub(name, self.brokers)
+
     @property
     def unknown_functions(self) -> dict[str, str]:
         """Called functions that no broker models, with their first call site ``file:line:col``."""

@@ -42,11 +42,11 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from passman import brokers
+from passman import HELPER_PREFIX, Stub
 from passman.astutil import callee_name, copy_node, parent_map, walk
 
 #: names of library-internal state in stub code (never program arrays)
-LIBRARY_STATE = brokers.HELPER_PREFIX
+LIBRARY_STATE = HELPER_PREFIX
 
 
 @dataclass
@@ -84,14 +84,14 @@ def _strip(e: c_ast.Node) -> c_ast.Node:
     return e
 
 
-def device_stub(ws, name: str, target: str) -> brokers.Stub | None:
+def device_stub(ws, name: str, target: str) -> Stub | None:
     """The stub of the device entry point of library function ``name`` when ``target`` has an
     implementation of it (None: the call stays on the host)."""
-    stub = brokers.find_stub(name, ws.brokers)
+    stub = ws.library_stub(name)
     pattern = stub.model.get("device") if stub is not None else None
     if not isinstance(pattern, str) or not target:
         return None
-    entry = brokers.find_stub(pattern.format(name=name), ws.brokers)
+    entry = ws.library_stub(pattern.format(name=name))
     if entry is None or not entry.implementation(target).available:
         return None
     return entry

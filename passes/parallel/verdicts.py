@@ -60,7 +60,7 @@ from types import MappingProxyType
 
 from pycparser import c_ast
 
-from passman import Loop, Module, PassmanError, analysis
+from passman import HELPER_PREFIX, Loop, Module, PassmanError, analysis
 from passman.astutil import copy_node
 from passman.loop import iter_sites, loop_sites
 from passman.printer import to_c
@@ -87,7 +87,7 @@ __all__ = ["LoopHeader", "LoopVerdict", "loop_header", "loop_verdict", "parallel
 
 #: descriptions of the library state variables of the stubs
 _STATES = {"__passman_io_state": "the stdio state", "__passman_heap_state": "the heap state"}
-_LIBRARY_STATE = "__passman_"
+_LIBRARY_STATE = HELPER_PREFIX  # library-internal state of the stubs
 
 
 @dataclass(frozen=True)

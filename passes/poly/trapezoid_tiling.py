@@ -105,11 +105,10 @@ from typing import Literal
 
 import islpy as isl
 import networkx as nx
-from pycparser import c_ast
+from pycparser import c_ast, c_parser
 
 from passman import Module, PassFailed, transformation
 from passman.astutil import copy_node, walk
-from passman.frontend import parse_text
 from passman.printer import to_c
 
 from ..cfacts.names import file_scope, names_in_scope, resolve_names, where
@@ -268,7 +267,7 @@ def _new_definitions(func: c_ast.FuncDef, shape: WalkShape, base: list[c_ast.Nod
                      table: TileTable | None) -> list[c_ast.Node]:  # fmt: skip
     """The base case, the walk and (with ``table``) the tile tables and the tile task, at file scope."""
     text = base_text(shape) + walk_text(shape) + (graph_text(shape, table) if table else "")
-    ext = parse_text(text, "<trapezoid>").ext
+    ext = c_parser.CParser().parse(text, "<trapezoid>").ext
     params = _kernel_parameters(func)
     for node in ext:
         if not isinstance(node, c_ast.FuncDef):
@@ -288,7 +287,7 @@ def _new_definitions(func: c_ast.FuncDef, shape: WalkShape, base: list[c_ast.Nod
 
 def _entry(func: c_ast.FuncDef, shape: WalkShape, guard: str, box: list[str],
            table: TileTable | None) -> list[c_ast.Node]:  # fmt: skip
-    entry = parse_text(call_text(shape, guard, box, table), "<trapezoid>").ext[0]
+    entry = c_parser.CParser().parse(call_text(shape, guard, box, table), "<trapezoid>").ext[0]
     _splice_args(entry.body, [c_ast.ID(p.name) for p in _kernel_parameters(func)])
     return list(entry.body.block_items)
 
