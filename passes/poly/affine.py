@@ -467,6 +467,16 @@ class AffineBuilder:
         return v is not None and v >= 0
 
 
+def instance_map(affs: list[isl.Aff], domain: isl.Set) -> isl.Map:
+    """``domain``'s instances -> ``[affs[0], affs[1], ...]`` (affine forms on its space), as a map
+    with an anonymous range (a schedule band's or a coordinate system's piece for one statement)."""
+    m = None
+    for aff in affs:
+        f = isl.Map.from_aff(aff)
+        m = f if m is None else m.flat_range_product(f)
+    return m.reset_tuple_id(isl.dim_type.out).intersect_domain(domain)
+
+
 def params_universe() -> isl.Set:
     """The universe of the parameter space with no parameters (isl aligns more in)."""
     return isl.Set.universe(isl.Space.params_alloc(ctx(), 0))

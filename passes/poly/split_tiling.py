@@ -83,7 +83,7 @@ from .footprint import element_size, known_parameters
 from .schedule_check import check_schedule
 from .scop import Scop
 from .stencil_geometry import StencilGeometry, stencil_geometry
-from .tile_graph import depend_clause, tile_deltas, tile_graph
+from .tile_graph import depend_clause, direct_tile_deltas, tile_graph
 from .tile_model import CACHE_FRACTION, Caches, machine_caches
 
 #: seconds the pass gives isl's code generation
@@ -288,10 +288,7 @@ def split_task_deltas(part: Scop, deps: Sequence[Dependence], tiles: isl.UnionMa
     order of :func:`split_schedule`): every direction must be
     lexicographically positive (PassFailed otherwise, or if not finite).
     """
-    direct = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
-    for d in deps:
-        direct = direct.union(isl.UnionMap.from_map(d.direct))
-    deltas = tile_deltas(direct, tiles)
+    deltas = direct_tile_deltas(deps, tiles)
     if deltas is None:
         raise PassFailed(f"{part.where}: the split tiles' dependences have no finite set of directions")
     backwards = [v for v in deltas if v <= tuple(0 for _ in v)]

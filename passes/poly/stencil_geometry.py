@@ -33,7 +33,7 @@ import islpy as isl
 from passman import PassFailed
 
 from ..cfacts.names import where
-from .affine import ctx
+from .affine import ctx, instance_map
 from .dependences import Dependence
 from .scop import Scop
 
@@ -81,12 +81,7 @@ def stencil_coordinates(part: Scop, filler: int = 0) -> tuple[int, isl.UnionMap]
         sign = -1 if s.loops[0].decreasing else 1
         tau = var(0).scale_val(isl.Val.int_from_si(ctx(), sign * n)).add(const(level[s.positions[1]]))
         affs = [tau] + [const(filler)] * (depth - s.depth + 1) + [var(k) for k in range(1, s.depth)]
-        m = None
-        for aff in affs:
-            f = isl.Map.from_aff(aff)
-            m = f if m is None else m.flat_range_product(f)
-        m = m.reset_tuple_id(isl.dim_type.out).intersect_domain(s.domain)
-        out = out.union(isl.UnionMap.from_map(m))
+        out = out.union(isl.UnionMap.from_map(instance_map(affs, s.domain)))
     return n, out
 
 

@@ -29,7 +29,7 @@ Two forms, both from isl:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import islpy as isl
@@ -119,6 +119,16 @@ def graph_stats(graph: nx.DiGraph, wavefront: Sequence[int] = (1, 1)) -> GraphSt
 
 
 # ------------------------------------------------------------------ parametric directions
+
+
+def direct_tile_deltas(deps: Iterable, tiles: isl.UnionMap) -> list[tuple[int, ...]] | None:
+    """:func:`tile_deltas` of the dependences ``deps`` (each with its ``direct`` relation: the
+    value-based flow and nearest anti and output pairs; every memory-based pair is a chain of
+    them, so a path of tiles for each orders every dependence)."""
+    direct = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
+    for d in deps:
+        direct = direct.union(isl.UnionMap.from_map(d.direct))
+    return tile_deltas(direct, tiles)
 
 
 def tile_deltas(deps: isl.UnionMap, tile_of: isl.UnionMap) -> list[tuple[int, ...]] | None:

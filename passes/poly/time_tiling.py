@@ -89,7 +89,7 @@ from passman import Module, PassFailed, transformation
 from passman.deadline import Clock
 
 from ..cfacts.names import names_in_scope, where
-from .affine import constant_extent, ctx
+from .affine import constant_extent, ctx, instance_map
 from .codegen import generate, identity_schedule, replace_part, schedule_nodes
 from .dependences import Dependence, Dependences
 from .footprint import known_parameters
@@ -99,7 +99,13 @@ from .schedule_check import check_schedule, parse_sizes, part_problem, validity
 from .scop import Scop
 from .split_tiling import split_tile_nodes
 from .tile_band import SIMD, carries
-from .tile_graph import TASK_ARRAY, TASK_BITS, depend_clause, reduce_deltas, tile_deltas
+from .tile_graph import (
+    TASK_ARRAY,
+    TASK_BITS,
+    depend_clause,
+    direct_tile_deltas,
+    reduce_deltas,
+)
 from .tile_model import Caches, choose_sizes, machine_caches
 
 #: type of ``time_tile``'s property ``shape`` (any other value is refused when set)
@@ -197,12 +203,8 @@ def tile_map(part: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> isl.Union
     """Instance -> tile coordinates ``[z0, ..., zd]`` (``floor(row / size)``)."""
     out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
     for s in part.statements:
-        m = None
-        for row, size in zip(rows, sizes):
-            f = isl.Map.from_aff(_floor_row(row, s, size))
-            m = f if m is None else m.flat_range_product(f)
-        m = m.reset_tuple_id(isl.dim_type.out).intersect_domain(s.domain)
-        out = out.union(isl.UnionMap.from_map(m))
+        z = [_floor_row(row, s, size) for row, size in zip(rows, sizes)]
+        out = out.union(isl.UnionMap.from_map(instance_map(z, s.domain)))
     return out
 
 
@@ -212,12 +214,7 @@ def _band(part: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> isl.MultiUni
     for s in part.statements:
         z = [_floor_row(row, s, size) for row, size in zip(rows, sizes)]
         members = [z[0].add(z[1]), z[0]] + z[2:]
-        m = None
-        for aff in members:
-            f = isl.Map.from_aff(aff)
-            m = f if m is None else m.flat_range_product(f)
-        m = m.reset_tuple_id(isl.dim_type.out).intersect_domain(s.domain)
-        out = out.union(isl.UnionMap.from_map(m))
+        out = out.union(isl.UnionMap.from_map(instance_map(members, s.domain)))
     return isl.MultiUnionPwAff.from_union_map(out)
 
 
@@ -255,12 +252,7 @@ def tiled_schedule(part: Scop, rows: Sequence[Row], sizes: Sequence[int], schedu
 
 def task_deltas(part: Scop, deps: Sequence[Dependence], tiles: isl.UnionMap) -> list[tuple[int, ...]]:
     """The ``depend`` directions of the tasks: real tile edges, redundant ones dropped (PassFailed if unbounded)."""
-    # the value-based (flow) and nearest (anti, output) pairs: every memory-based pair is a
-    # chain of them, so a path of tiles for each of them orders every dependence
-    direct = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
-    for d in deps:
-        direct = direct.union(isl.UnionMap.from_map(d.direct))
-    deltas = tile_deltas(direct, tiles)
+    deltas = direct_tile_deltas(deps, tiles)
     if deltas is None:
         raise PassFailed(f"{part.where}: the tiles' dependences have no finite set of directions")
     if any(c < 0 for v in deltas for c in v):
