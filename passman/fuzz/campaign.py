@@ -12,6 +12,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import warm
 from .case import Case, judge, make_case
 from .oracle import FAILURES, KINDS, Verdict
 from .program import to_c
@@ -68,7 +69,7 @@ def campaign(
     """Run every (seed, mode) case in ``jobs`` processes; results in (mode, seed) order."""
     work = [(s, m) for m in modes for s in seeds]
     results: list[Result] = []
-    with ProcessPoolExecutor(max_workers=max(1, jobs)) as pool:
+    with ProcessPoolExecutor(max_workers=max(1, jobs), initializer=warm.enable) as pool:
         futures = [pool.submit(run_case, s, m, timeout, shrink_budget, save_dir) for s, m in work]
         for done, future in enumerate(as_completed(futures), 1):
             result = future.result()

@@ -44,6 +44,7 @@ from pathlib import Path
 
 from ..builder import BuildPlan, RunResult, SourceFile, compile, run
 from ..testing import outputs_match
+from . import warm
 from .steps import Step
 
 RTOL = 1e-9
@@ -164,6 +165,14 @@ def _passman_failed(res: RunResult) -> str:
     return ""
 
 
+def _run_passman(argv: list[str], cwd: Path, timeout: float) -> RunResult:
+    """Run passman's command ``argv`` in ``cwd``: in a child forked from this warm process when
+    :mod:`.warm` is enabled and ``argv`` is ``python -m passman…``, else as a fresh process."""
+    if warm.enabled() and argv[:2] == [sys.executable, "-m"] and argv[2].split(".")[0] == "passman":
+        return warm.run_module(argv[2], argv[3:], cwd, timeout)
+    return run(argv[0], argv[1:], cwd=cwd, timeout=timeout)
+
+
 def openmp_command(source: str, out: str, options: Sequence[str] = ()) -> list[str]:
     """The command line of the ``openmp`` mode."""
     return [sys.executable, "-m", "passman.cli", "run", "openmp", source, "-o", out, *options]
@@ -182,7 +191,7 @@ def _judge(mode: str, text: str, argv_of: Callable[[str, str], list[str]], timeo
         if reference is None:
             return Verdict("invalid", mode, why, seconds=time.perf_counter() - start)
         argv = argv_of("prog.c", "out")
-        res = run(argv[0], argv[1:], cwd=root, timeout=timeout)
+        res = _run_passman(argv, root, timeout)
         verdict = Verdict("same", mode, stderr=res.stderr, limit=timeout)
         if res.timed_out:
             verdict.kind, verdict.detail = "timeout", f"passman ran past {timeout:g} s"
@@ -273,8 +282,7 @@ def check_api(
         if counts is not None:
             spec["counts"] = counts
         (root / "spec.json").write_text(json.dumps(spec))
-        res = run(sys.executable, ["-m", "passman.fuzz.steps", "spec.json"], cwd=root,
-                  timeout=timeout)
+        res = _run_passman([sys.executable, "-m", "passman.fuzz.steps", "spec.json"], root, timeout)
         verdict = Verdict("same", "api", stderr=res.stderr, limit=timeout)
         log = root / "steps.json"
         outcomes = json.loads(log.read_text()) if log.is_file() else []
