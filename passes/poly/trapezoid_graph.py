@@ -167,7 +167,7 @@ class TrapezoidGraph:
     #: stop once the graph holds more nodes than this (0: no limit), setting ``truncated``
     limit: int = 0
     truncated: bool = False
-    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    graph: nx.DiGraph = field(default_factory=lambda: nx.DiGraph())
     #: tests made by ``dependent`` (isl or bounding boxes)
     tests: int = 0
     _points: dict[Zoid, isl.Set] = field(default_factory=dict)

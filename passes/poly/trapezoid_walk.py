@@ -37,10 +37,9 @@ successors it released as tasks; no barrier.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import jinja2
 
 #: prefix of every name the walk and its call declare (refused when the function uses one)
 PREFIX = "trap_"
@@ -49,12 +48,32 @@ ARGS = PREFIX + "args"
 #: the statement standing for the base case (replaced by isl's code after parsing)
 BASE_CASE = PREFIX + "base_case"
 
-_ENV = jinja2.Environment(
-    keep_trailing_newline=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-    autoescape=False,
-)  # fmt: skip
 
-_BASE = _ENV.from_string("""\
+
+class _Template:
+    """A Jinja2 template compiled on its first use (compiling the four at import cost 24 ms of
+    every passman start, most of which never tile a stencil)."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.compiled = None
+
+    def render(self, **values) -> str:
+        if self.compiled is None:
+            self.compiled = _environment().from_string(self.source)
+        return self.compiled.render(**values)
+
+
+@functools.cache
+def _environment():
+    import jinja2
+
+    return jinja2.Environment(
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+        autoescape=False,
+    )  # fmt: skip
+
+_BASE = _Template("""\
 static void {{ name }}_base(int {{ args }}, long trap_t0, long trap_t1, const long *trap_x0, const long *trap_x1,
                             const long *trap_s0, const long *trap_s1)
 {
@@ -68,7 +87,7 @@ static void {{ name }}_base(int {{ args }}, long trap_t0, long trap_t1, const lo
 }
 """)
 
-_WALK = _ENV.from_string("""\
+_WALK = _Template("""\
 static void {{ name }}(int {{ args }}, long trap_t0, long trap_t1, const long *trap_x0, const long *trap_x1,
                        const long *trap_s0, const long *trap_s1, const long *trap_box)
 {
@@ -165,7 +184,7 @@ static void {{ name }}(int {{ args }}, long trap_t0, long trap_t1, const long *t
 }
 """)
 
-_GRAPH = _ENV.from_string("""\
+_GRAPH = _Template("""\
 static const long {{ name }}_tiles[{{ tiles | length }}][{{ 2 + 4 * d }}] = {
 {% for z in tiles %}
     { {{ z | join(", ") }} },
@@ -193,7 +212,7 @@ static void {{ name }}_node(int {{ args }}, int *trap_pending, int trap_v)
 }
 """)
 
-_CALL = _ENV.from_string("""\
+_CALL = _Template("""\
 void {{ PREFIX }}entry(int {{ args }})
 {
     if ({{ guard }}) {
