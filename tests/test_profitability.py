@@ -359,3 +359,35 @@ def test_the_program_rule_needs_the_work_known_and_leaves_user_openmp_alone(writ
     load_recipe("openmp").main(mine, poly=False)
     with pytest.raises(PassFailed, match="OpenMP pragmas of its own"):
         mine.sequential_program()
+
+
+#: loop nests (C, the same in Python: t's body counts the i loop's runs and statement executions)
+_COUNTED_NESTS = [
+    ("for (int i = 10; i >= 2; i -= 3) for (int j = 0; j <= i; j += 2) a[i][j] = 1.0;",
+     lambda t: [(i, list(range(0, i + 1, 2))) for i in range(10, 1, -3)]),
+    ("for (int i = 0; 7 > i; i++) for (int j = i; j < 9; j++) a[i][j] = 1.0;",
+     lambda t: [(i, list(range(i, 9))) for i in range(0, 7)]),
+    ("for (int i = 0; i < 6; i++) for (int j = i; j >= 0; j--) a[i][j] = 1.0;",
+     lambda t: [(i, list(range(i, -1, -1))) for i in range(6)]),
+    ("for (int i = t; i < 6; i++) for (int j = 0; 3 * j <= i + t; j++) a[i][j] = 1.0;",
+     lambda t: [(i, [j for j in range(0, 20) if 3 * j <= i + t]) for i in range(t, 6)]),
+    ("for (int i = 5; i > t; i--) for (int j = 9; j > i; j -= 4) a[i][j] = 1.0;",
+     lambda t: [(i, list(range(9, i, -4))) for i in range(5, t, -1)]),
+]
+
+
+@pytest.mark.parametrize("nest, python", _COUNTED_NESTS)
+def test_region_runs_against_running_the_nest(write_c, nest, python):
+    """Trip counts from the bound at once (the i and j loops), and one count of a body that is the
+    same at every iteration of the time loop, give what running the headers gives."""
+    from passman.passes.parallel.work_count import region_runs
+
+    ws = Workspace(write_c(f"void f(double a[16][16])\n{{\n    for (int t = 0; t < 4; t++)\n        {nest}\n}}\n"))
+    outer, target = ws["f"].all_loops[0].node, ws["f"].all_loops[1].node
+    runs, total = 0, 0
+    for t in range(4):
+        runs += 1
+        # the model's convention: a loop costs its body + 1 per iteration, a statement 1
+        total += sum(1 + len(js) * (1 + 1) for _, js in python(t))
+    assert region_runs(outer, target, ws["f"]) == (runs, total)
+    assert region_runs(outer, target, ws["f"], runs_only=True)[0] == runs

@@ -105,6 +105,7 @@ class _Counter:
         self.budget = BUDGET
         self.facts: dict[int, tuple[set[str], bool, bool]] = {}  # loop -> control names, writes, target inside
         self.calls: dict[int, bool] = {}
+        self.bounds: dict[int, tuple] = {}  # loop -> (its condition as (op, bound), or None)
         self.openings = 0
         self.inside = 0  # statement executions inside the target's runs
 
@@ -161,6 +162,18 @@ class _Counter:
             inner[index] = value
             body = self.count(loop.stmt, inner)  # the same at every iteration: count it once
             return self._over(self._trips(loop, index, value, step, inner) * (body + 1))
+        if index not in control:  # every iteration counts the same: run the body once, multiply
+            trips = self._trips(loop, index, value, step, inner)
+            if trips == 0:
+                return 0
+            inner[index] = value
+            openings, inside = self.openings, self.inside
+            body = self.count(loop.stmt, inner)
+            self.openings += (trips - 1) * (self.openings - openings)
+            self.inside += (trips - 1) * (self.inside - inside)
+            if self.limit and self.inside >= self.limit:
+                raise Enough
+            return self._over(trips * (body + 1))
         total = 0
         while True:
             inner[index] = value
@@ -179,6 +192,9 @@ class _Counter:
         """Iterations of ``loop`` from ``value``: the first false condition, found by doubling then
         halving (a condition true, then false, as loop bounds are; an estimate otherwise)."""
         self._spend()
+        direct = self._bound(loop, index)
+        if direct is not None:
+            return _direct_trips(direct, value, step, env)
 
         def holds(k: int) -> bool:
             env[index] = value + k * step
@@ -196,10 +212,53 @@ class _Counter:
             good, bad = (mid, bad) if holds(mid) else (good, mid)
         return bad
 
+    def _bound(self, loop: c_ast.For, index: str) -> tuple[str, c_ast.Node] | None:
+        """``(op, bound)`` when the loop's condition is ``index op bound`` (or ``bound op index``, turned
+        around) with a bound that does not read the index; None otherwise (cached per loop)."""
+        key = id(loop)
+        found = self.bounds.get(key)
+        if found is None:
+            found = self.bounds[key] = (_bound_form(loop.cond, index),)
+        return found[0]
+
     def _spend(self) -> None:
         self.budget -= 1
         if self.budget < 0:
             raise Unknown
+
+
+_TURNED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _bound_form(cond: c_ast.Node | None, index: str) -> tuple[str, c_ast.Node] | None:
+    """``cond`` as ``index op bound`` (``op`` one of ``< <= > >=``, ``bound`` free of ``index``)."""
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _TURNED:
+        return None
+    for mine, other, op in ((cond.left, cond.right, cond.op), (cond.right, cond.left, _TURNED[cond.op])):
+        if isinstance(mine, c_ast.ID) and mine.name == index and not any(
+                isinstance(n, c_ast.ID) and n.name == index for n in walk(other)):
+            return op, other
+    return None
+
+
+def _direct_trips(form: tuple[str, c_ast.Node], value: int, step: int, env: dict[str, int]) -> int:
+    """Iterations of a loop from ``value`` by ``step`` while ``index op bound`` holds: what
+    :meth:`_Counter._trips`'s search finds, from the bound's value at once."""
+    op, bound = form
+    b = evaluate(bound, env)
+    if step > 0 and op in ("<", "<="):
+        last = b - 1 if op == "<" else b
+        n = 0 if value > last else (last - value) // step + 1
+    elif step < 0 and op in (">", ">="):
+        first = b + 1 if op == ">" else b
+        n = 0 if value < first else (value - first) // -step + 1
+    elif (op in ("<", "<=") and value < b + (op == "<=")) or (op in (">", ">=") and value > b - (op == ">=")):
+        raise Unknown  # a loop that moves away from its bound runs until it overflows
+    else:
+        n = 0
+    if n > 1 << 40:
+        raise Unknown
+    return n
 
 
 def _control_names(body: c_ast.Node) -> set[str]:

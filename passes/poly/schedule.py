@@ -183,7 +183,8 @@ def schedule_part(
     # isl's outer-coincidence heuristic finds outer parallel loops, but on time-iterated
     # stencils only a hyperplane of points, and it fuses nests at the price of tiling
     # depth: with "smart", try the Pluto-like permutable bands and no fusion too, keep the best
-    policies = [fusion] + (["pluto", "none"] if fusion == "smart" else [])
+    # ("none" only serializes strongly connected components: with one statement it is "pluto")
+    policies = [fusion] + (["pluto", "none"][: 1 + (len(scop.statements) > 1)] if fusion == "smart" else [])
     best: tuple[isl.Schedule, TreeReport] | None = None
     failure: PassFailed | None = None
     for policy in policies:
