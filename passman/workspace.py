@@ -143,7 +143,9 @@ class _Transaction:
             bumped[key] = (ws._versions.get(key, -1), ws._tick())
         for key, (_, new) in bumped.items():
             ws._versions[key] = new
-        if bumped:
+        if bumped and names_now == names_before:
+            # (a pass that added or removed a function preserved nothing: auto_schedule's trapezoids
+            # add functions and calls to a pass that otherwise keeps the call graph)
             ws.rm.carry_over(preserves, {k: (self.versions.get(k, old), new) for k, (old, new) in bumped.items()})
         return bool(changed_modules) or structural
 

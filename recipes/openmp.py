@@ -10,7 +10,7 @@ for`` / ``omp simd``, every mark checked against the dependences) where it
 has static-control parts the scheduler can improve; the time loops of
 stencils get ``time_tile``'s diamond tiles there (OpenMP tasks when the data
 fit in the cache, static fronts otherwise; ``--set
-auto_schedule_time_tiling=off|diamond|skewed`` and
+auto_schedule_time_tiling=off|diamond|skewed|split|hybrid|trapezoid`` and
 ``--set auto_schedule_time_tiling_schedule=tasks|static`` override it, see
 ``docs/stencils.md``). The functions it leaves
 as they are take the coarse-grain path (Fig. 5.9: whole loops as they are,
@@ -32,6 +32,11 @@ Options (``--set NAME=VALUE``):
   works too). ``tile_sizes`` is also the name of the ``tile`` pass's
   property, so ``--set tile_sizes=32,32`` sets that property: the recipe
   reads it from there when the option itself is not given;
+* ``time_tiling`` (default ``""``: the property ``auto_schedule_time_tiling``,
+  ``auto``): the stencil tiling ``auto_schedule`` gives every time loop,
+  ``off``, ``diamond``, ``skewed``, ``split``, ``hybrid`` or ``trapezoid``
+  (``passman tune openmp prog.c --param time_tiling=diamond,split,trapezoid``
+  searches over them);
 * ``distribute`` (default true) falls back to loop distribution
   (Allen–Kennedy) for the loops coarse grain left sequential;
 * ``min_work`` (default 2000) and ``region_work`` (default: the property
@@ -80,6 +85,7 @@ def schedule_options(
     fusion: str = "",
     tile_sizes: str | None = None,
     wavefront: bool | None = None,
+    time_tiling: str = "",
 ) -> dict[str, Any]:
     """The ``auto_schedule`` keyword arguments for the recipe's options (None, "": keep the property).
 
@@ -96,11 +102,19 @@ def schedule_options(
         raise InvalidInput(
             f"error: recipe option fusion must be smart, none or max, not {fusion!r}"
         )
+    if time_tiling:
+        from passman.passes.poly.time_tiling_choice import TIME_TILINGS
+
+        if time_tiling not in TIME_TILINGS:
+            raise InvalidInput(
+                f"error: recipe option time_tiling must be one of {', '.join(TIME_TILINGS)}, not {time_tiling!r}"
+            )
     given = {
         "tile": tile,
         "fusion": fusion or None,
         "tile_sizes": tile_sizes,
         "wavefront": wavefront,
+        "time_tiling": time_tiling or None,
     }
     return {k: v for k, v in given.items() if v is not None}
 
@@ -169,6 +183,7 @@ def main(
     tile_sizes: str | None = None,
     wavefront: bool | None = None,
     program_work: int | None = None,
+    time_tiling: str = "",
 ):
     """Parallelize every function of the program (see the module docstring).
 
@@ -178,7 +193,7 @@ def main(
     from passman.passes.parallel.parallelize import why_sequential
     from passman.passes.parallel.profitability import region_decisions
 
-    options = schedule_options(ws, tile, fusion, tile_sizes, wavefront)  # checked before any change
+    options = schedule_options(ws, tile, fusion, tile_sizes, wavefront, time_tiling)  # checked before any change
     ws.props.parallel_min_work = min_work
     if region_work is not None:
         ws.props.parallel_region_work = region_work
@@ -188,6 +203,7 @@ def main(
         ws.props.parallel_program_work = 0  # no guard on little work: none on the program's either
     use_poly = poly and has_scheduler(ws)
     done: set[str] = set()
+    created: set[str] = set()
     if use_poly:
         # final pragmas: the scheduler checked every mark against the dependences, and the
         # loops it generates declare their iterators and write no scalar (no clauses needed);
@@ -195,7 +211,11 @@ def main(
         # constants are propagated: isl's scheduler is fast on parametric sizes, and can take
         # minutes on constant-size boxes (heat_3d); the constants then reach the tiled code.
         options = {**options, "pragma": "omp parallel for"}
+        before = {m.name for m in ws.all_functions}
         done = {m.name for m in ws.all_functions if scheduled(m, options, verbose)}
+        # functions the scheduler created (a trapezoidal walk and its base case: OpenMP tasks
+        # already, checked by their pass) take neither the coarse-grain path nor the model
+        created = {m.name for m in ws.all_functions} - before
     if constants:
         propagate_constants(ws)
         for name in done:  # the scheduler's bounds on the constants: fold what became constant
@@ -209,7 +229,7 @@ def main(
                     print(f"passman: {state}: loop {loop.label} of {name}: {pays.reason}")
         attempt(ws[name].parallel_profitability)
     for module in ws.all_functions:
-        if module.name in done:
+        if module.name in done or module.name in created:
             continue  # its other loops (outside static-control parts) stay as they are
         openmp(module, distribute)
         if verbose:

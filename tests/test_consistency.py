@@ -58,6 +58,18 @@ def t_bump_preserving(module, by: int = 1):
     _bump_constants(module, by)
 
 
+@transformation(scope="module", preserves=["callgraph"])
+def t_add_helper_preserving(module):
+    """Adds a function that ``module`` calls, and (wrongly) declares the call graph kept."""
+    from pycparser import c_parser
+
+    helper = c_parser.CParser().parse("int t_helper(int x) { return x; }").ext[0]
+    ext = module.cu.ast.ext
+    ext.insert(next(k for k, n in enumerate(ext) if n is module.ast), helper)
+    ret = module.ast.body.block_items[-1]
+    ret.expr = c_ast.FuncCall(c_ast.ID("t_helper"), c_ast.ExprList([ret.expr]))
+
+
 @transformation(scope="module")
 def t_bump_then_fail(module):
     """Mutates, then refuses: the workspace must come back unchanged."""
@@ -121,6 +133,18 @@ def test_preserved_resources_are_kept(ws):
     ws["g"].t_bump()  # does not declare preserves: recomputed
     ws.resource("callgraph")
     assert ws.computations["callgraph"] == n + 1
+
+
+def test_nothing_is_preserved_across_a_new_function(ws):
+    """A pass that adds a function (auto_schedule's trapezoidal walk) changed the call graph, whatever
+    it declares: the cached one is not carried over."""
+    before = ws.resource("callgraph")
+    n = ws.computations["callgraph"]
+    ws["f"].t_add_helper_preserving()
+    after = ws.resource("callgraph")
+    assert ws.computations["callgraph"] == n + 1
+    assert "t_helper" in ws and after is not before
+    assert "t_helper" in {c.name for c in ws["f"].callees}
 
 
 def test_activate_chooses_the_producer(ws):

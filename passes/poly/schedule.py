@@ -221,8 +221,13 @@ def _reschedule(
     part_deps = deps.of_scop(part)
     if time_tiling is not None:
         try:
-            tile_part(module, part, part_deps, time_tiling.shape, time_tiling.schedule,
-                      pragma=options.pragma)  # fmt: skip
+            if time_tiling.shape == "trapezoid":
+                from .trapezoid_tiling import trapezoid_part
+
+                trapezoid_part(module, part, part_deps)
+            else:
+                tile_part(module, part, part_deps, time_tiling.shape, time_tiling.schedule,
+                          pragma=options.pragma)  # fmt: skip
             return None
         except PassFailed:
             pass  # e.g. no diamond: the dependences of the step forbid it
@@ -303,9 +308,10 @@ def auto_schedule(
     - cache_size: bytes of the last-level cache for that model (0 default: this machine's,
       from sysfs; 32 MiB where it does not tell)
     - time_tiling: "auto" (default: ``time_tile``'s diamond tiles on a time loop of parallel
-      steps with enough work, :mod:`.time_tiling_choice`), "off" (never), "diamond" or
-      "skewed" (that shape on every time loop); where ``time_tile`` refuses, the part takes
-      the path below, unchanged
+      steps with enough work, :mod:`.time_tiling_choice`), "off" (never), "diamond",
+      "skewed", "split", "hybrid" (``time_tile``'s shapes) or "trapezoid" (``trapezoid_tile``'s
+      walk, default thresholds, fork-join) on every time loop; where the shape is refused, the
+      part takes the path below, unchanged
     - time_tiling_schedule: "auto" (default: OpenMP tasks when the part's data fit in the
       last-level cache, ``cache_size``; static fronts otherwise), "tasks" or "static"
     - label: only the part containing the loop with this label ("" default: every part)

@@ -386,7 +386,14 @@ def trapezoid_tile(module: Module, base_steps: int = 0, base_width: str = "", la
         raise PassFailed(f"{module.name}: base_steps {base_steps} is negative")
     deps: Dependences = module.resource("dependences")
     part = time_loop_part(module, label, deps)
-    part_deps = [d for d in deps.of_scop(part) if not d.relation.is_empty()]
+    trapezoid_part(module, part, deps.of_scop(part), base_steps, base_width, execution)
+
+
+def trapezoid_part(module: Module, part: Scop, deps: Sequence[Dependence], base_steps: int = 0,
+                   base_width: str = "", execution: str = "fork_join") -> None:  # fmt: skip
+    """The work of :func:`trapezoid_tile` once the part (a time loop) is chosen; also what
+    ``auto_schedule`` calls for ``time_tiling="trapezoid"``. Every refusal comes before any change."""
+    part_deps = [d for d in deps if not d.relation.is_empty()]
     geometry = trapezoid_geometry(part, part_deps)
     widths = parse_widths(base_width, geometry.dims, part.where)
     steps = base_steps or DEFAULT_STEPS * geometry.levels
