@@ -19,12 +19,16 @@ set arithmetic. Modules, one idea each:
   :mod:`.tile_model` (tile sizes from footprint and caches);
 * :mod:`.trapezoid_tiling`: transformation ``trapezoid_tile`` (Pochoir's recursive
   trapezoidal walk, :mod:`.trapezoid_walk`), with :mod:`.trapezoid_graph` (its tile
-  dependence graph, Freitag 2014 §3.3 (a)).
+  dependence graph, Freitag 2014 §3.3 (a));
+* :mod:`.balanced_hyperplanes` (Di 2013's balanced tiling hyperplanes, hindering false dependences)
+  and :mod:`.di_shapes`:
+  transformation ``eliminate_false_dependences`` (array copies).
 """
 
 # registers the analyses, and the transformations auto_schedule and apply_schedule
 from . import (
     dependences,  # noqa: F401
+    di_shapes,  # noqa: F401
     preconditions,  # noqa: F401
     regions,  # noqa: F401
     schedule,  # noqa: F401

@@ -94,7 +94,7 @@ class Row:
 # ----------------------------------------------------------------------- unknowns
 
 
-class _Program:
+class Program:
     """The integer program of one row: unknowns by name, linear constraints, isl solution."""
 
     def __init__(self) -> None:
@@ -115,6 +115,14 @@ class _Program:
     def solve(self, objective: Sequence[str]) -> dict[str, int] | None:
         """The lexicographically smallest solution, ``objective`` variables first (None: infeasible)."""
         order = list(objective) + [n for n in self.names if n not in objective]
+        bset = self.basic_set(order)
+        if bset.is_empty():
+            return None
+        point = bset.lexmin().sample_point()
+        return {n: point.get_coordinate_val(isl.dim_type.set, k).to_python() for k, n in enumerate(order)}
+
+    def basic_set(self, order: Sequence[str]) -> isl.BasicSet:
+        """The solutions, as a set over the unknowns in ``order`` (every unknown named there)."""
         space = isl.Space.set_alloc(ctx(), 0, len(order))
         for k, n in enumerate(order):
             space = space.set_dim_name(isl.dim_type.set, k, n)
@@ -128,13 +136,10 @@ class _Program:
                 if v:
                     c = c.set_coefficient_val(isl.dim_type.set, index[n], isl.Val.int_from_si(ctx(), v))
             bset = bset.add_constraint(c)
-        if bset.is_empty():
-            return None
-        point = bset.lexmin().sample_point()
-        return {n: point.get_coordinate_val(isl.dim_type.set, index[n]).to_python() for n in order}
+        return bset
 
 
-def _linear(terms: list[tuple[int, str | int]]) -> tuple[dict[str, int], int]:
+def linear(terms: list[tuple[int, str | int]]) -> tuple[dict[str, int], int]:
     """Sum of ``coef * unknown`` (a name) or ``coef * constant`` (an int)."""
     out: dict[str, int] = {}
     const = 0
@@ -149,19 +154,29 @@ def _linear(terms: list[tuple[int, str | int]]) -> tuple[dict[str, int], int]:
 # ----------------------------------------------------------------------- the row
 
 
-def _farkas(program: _Program, rel: isl.Map, src: list[str | int], snk: list[str | int],
+def _farkas(program: Program, rel: isl.Map, src: list[str | int], snk: list[str | int],
             o_src: str, o_snk: str) -> None:  # fmt: skip
     """Constrain ``phi_snk(y) - phi_src(x) >= 0`` on ``rel`` (coefficient lists per dimension)."""
-    # isl's Farkas takes no local variables: a superset of the pairs (divs dropped) asks more
-    # of the row, never less (fuzz seed 140055: a strided dependence)
-    coef_set = rel.wrap().remove_divs().coefficients().flatten()
     n_par = rel.dim(isl.dim_type.param)
     n_src, n_snk = rel.dim(isl.dim_type.in_), rel.dim(isl.dim_type.out)
     # coefficient-space dims: c_cst, params, source dims, sink dims; each a linear expression
-    exprs: list[tuple[dict[str, int], int]] = [_linear([(1, o_snk), (-1, o_src)])]
+    exprs: list[tuple[dict[str, int], int]] = [linear([(1, o_snk), (-1, o_src)])]
     exprs += [({}, 0)] * n_par
-    exprs += [_linear([(-1, src[k])]) for k in range(n_src)]
-    exprs += [_linear([(1, snk[k])]) for k in range(n_snk)]
+    exprs += [linear([(-1, src[k])]) for k in range(n_src)]
+    exprs += [linear([(1, snk[k])]) for k in range(n_snk)]
+    farkas(program, rel, exprs)
+
+
+def farkas(program: Program, rel: isl.Map, exprs: Sequence[tuple[dict[str, int], int]]) -> None:
+    """Constrain the affine form whose coefficients are ``exprs`` to be ``>= 0`` on ``rel``.
+
+    ``exprs`` are linear expressions of the program's unknowns (``({name: coef}, const)``), one per
+    dimension of isl's coefficient space of ``rel`` wrapped: the constant, each parameter, each
+    source dimension, each sink dimension.
+    """
+    # isl's Farkas takes no local variables: a superset of the pairs (divs dropped) asks more
+    # of the row, never less (fuzz seed 140055: a strided dependence)
+    coef_set = rel.wrap().remove_divs().coefficients().flatten()
     constraints: list[isl.Constraint] = []
     coef_set.foreach_constraint(constraints.append)
     for con in constraints:
@@ -188,7 +203,7 @@ def find_row(
     others free coefficients in ``[-MAX_COEFFICIENT, MAX_COEFFICIENT]``.
     """
     depth = max(s.depth for s in scop.statements)
-    p = _Program()
+    p = Program()
     time = p.var(f"{tag}_a", shape.min_time, MAX_COEFFICIENT)
     absolute: list[str] = []
     coefs: dict[str, list[str | int]] = {}

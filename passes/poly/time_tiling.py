@@ -109,7 +109,7 @@ from .tile_graph import (
 from .tile_model import Caches, choose_sizes, machine_caches
 
 #: type of ``time_tile``'s property ``shape`` (any other value is refused when set)
-Shape = Literal["auto", "diamond", "skewed", "split", "hybrid"]
+Shape = Literal["auto", "diamond", "skewed", "split", "hybrid", "balanced"]
 #: type of ``time_tile``'s property ``schedule``
 TileSchedule = Literal["tasks", "static"]
 SHAPES = get_args(Shape)
@@ -155,6 +155,10 @@ def _shapes(depth: int, shape: str) -> list[RowShape]:
 
 def tiling_rows(part: Scop, deps: Sequence[Dependence], shape: str) -> tuple[str, list[Row]]:
     """The shape used and its legal hyperplane rows, or PassFailed naming the dependence in the way."""
+    if shape == "balanced":  # Di 2013's Algorithm 4.1: its own integer program
+        from .balanced_hyperplanes import di_hyperplanes
+
+        return shape, di_hyperplanes(part, deps)
     rels = [d.relation for d in deps if not d.relation.is_empty()]
     depth = max(s.depth for s in part.statements) - 1
     tried = ["diamond", "skewed"] if shape == "auto" else [shape]
@@ -367,7 +371,8 @@ def time_tile(
 
     - shape: "auto" (default: diamond, else skewed), "diamond", "skewed", "split" (split tiles
       in every space dimension) or "hybrid" (parallelograms in the outermost space dimension,
-      split tiles in the others; two space dimensions or more): :mod:`.split_tiling`
+      split tiles in the others; two space dimensions or more): :mod:`.split_tiling`, or
+      "balanced" (Di 2013's hyperplanes: balanced intra-tile wavefronts, :mod:`.di_shapes`)
     - schedule: "tasks" (default: one OpenMP task per tile with depend clauses) or "static"
       (wavefronts of tiles, ``omp parallel for`` and a barrier per front; split and hybrid
       tiles: per band, the upright tiles in parallel, a barrier, the inverted ones)
