@@ -26,6 +26,7 @@ CASES = [
     ("jacobi_2d", "split", 37),
     ("jacobi_2d_9pt", "hybrid", 29),
     ("heat_3d", "split", 13),
+    ("jacobi_2d", "balanced", 37),
 ]
 
 

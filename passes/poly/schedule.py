@@ -309,7 +309,7 @@ def auto_schedule(
       from sysfs; 32 MiB where it does not tell)
     - time_tiling: "auto" (default: ``time_tile``'s diamond tiles on a time loop of parallel
       steps with enough work, :mod:`.time_tiling_choice`), "off" (never), "diamond",
-      "skewed", "split", "hybrid" (``time_tile``'s shapes) or "trapezoid" (``trapezoid_tile``'s
+      "skewed", "split", "hybrid", "balanced" (``time_tile``'s shapes) or "trapezoid" (``trapezoid_tile``'s
       walk, default thresholds, fork-join) on every time loop; where the shape is refused, the
       part takes the path below, unchanged
     - time_tiling_schedule: "auto" (default: OpenMP tasks when the part's data fit in the

@@ -39,7 +39,7 @@ from .scop import Scop
 from .time_tiling import time_loop_problem
 
 #: type of ``auto_schedule``'s property ``time_tiling`` (any other value is refused when set)
-TimeTilingMode = Literal["auto", "off", "diamond", "skewed", "split", "hybrid", "trapezoid"]
+TimeTilingMode = Literal["auto", "off", "diamond", "skewed", "split", "hybrid", "balanced", "trapezoid"]
 #: type of ``auto_schedule``'s property ``time_tiling_schedule``
 TimeTilingSchedule = Literal["auto", "tasks", "static"]
 #: values of ``auto_schedule``'s property ``time_tiling``
