@@ -276,3 +276,33 @@ def test_code_that_repeats_a_statement_too_often_is_refused_and_the_part_kept():
     assert "for (k = j; k < 14; k++) {" in code  # the nest as written
     assert code.count("B[i + 3][j + 1] = 0.3 * A[j + 3][i + 1][9]") == 1
     assert "#pragma passman parallel" in code  # the initialisation nests were rescheduled
+
+
+# A Jacobi-like nest: i is parallel, j carries; exact distances known.
+STENCIL = r"""
+void kernel(int n, int m, double A[n][m], double B[n][m])
+{
+    for (int t = 1; t < n; t++)
+        for (int j = 1; j < m - 1; j++)
+            A[t][j] = 0.3 * (A[t - 1][j - 1] + A[t - 1][j] + A[t - 1][j + 1]) + B[t][j];
+}
+"""
+
+
+def test_a_pair_past_its_budget_depends_at_every_ordered_level(monkeypatch):
+    """Past PAIR_OPERATIONS (25 s of isl on the pairs of a fuzzed stencil's tiled wavefront) a pair
+    depends at every level the execution order allows, on every ordered pair of instances: a
+    superset of the exact pairs, so a loop is parallel afterwards only if it was before."""
+    module = Workspace.from_code(STENCIL, "k.c")["kernel"]
+    exact = module.resource("dependences")
+    monkeypatch.setattr(dependences, "PAIR_OPERATIONS", 1)
+    coarse_module = Workspace.from_code(STENCIL, "k.c")["kernel"]
+    coarse = coarse_module.resource("dependences")
+    assert all(d.vector is None and not d.uniform for d in coarse)
+    assert any(d.vector is not None for d in exact)
+    assert [exact.is_parallel(lp) for lp in module.all_loops] == [False, True]
+    assert [coarse.is_parallel(lp) for lp in coarse_module.all_loops] == [False, False]
+    for d in exact:
+        same = [c for c in coarse if (c.kind, c.source.index, c.sink.index, c.level)
+                == (d.kind, d.source.index, d.sink.index, d.level)]
+        assert same and d.relation.is_subset(same[0].relation) and d.direct.is_subset(same[0].direct)

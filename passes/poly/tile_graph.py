@@ -29,6 +29,8 @@ Two forms, both from isl:
 from __future__ import annotations
 
 import itertools
+import math
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -168,7 +170,18 @@ def _box(v: Sequence[int]) -> list[tuple[int, ...]]:
     return sorted(itertools.product(*(range(c + 1) for c in v)), key=sum)
 
 
-def _implied(v: tuple[int, ...], others: Sequence[tuple[int, ...]], at) -> bool:
+#: seconds :func:`reduce_deltas` may spend; past them the directions not yet shown redundant are
+#: kept (every direction kept is a real edge: the order stays legal, only less free)
+REDUCE_SECONDS = 2.0
+#: the most points of a box ``0 <= p <= v`` the path search of :func:`_implied` walks
+MAX_BOX = 4096
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def _implied(v: tuple[int, ...], others: Sequence[tuple[int, ...]], at, deadline: float = math.inf) -> bool:
     """Whether every pair of tiles ``(z, z + v)`` is joined by a path of ``others`` through tiles.
 
     ``at(p)``: the tiles ``z`` such that ``z + p`` is a tile. First the
@@ -187,8 +200,12 @@ def _implied(v: tuple[int, ...], others: Sequence[tuple[int, ...]], at) -> bool:
             covered = at(u) if covered is None else covered.union(at(u))
             if pairs.is_subset(covered):
                 return True
+    if math.prod(c + 1 for c in v) > MAX_BOX:
+        return False  # too many intermediate tiles to follow: kept (seed 24 of the stencil fuzzer)
     reach: dict[tuple[int, ...], isl.Set] = {}
     for p in _box(v):
+        if time.monotonic() > deadline:
+            raise _OutOfTime
         if not any(p):
             reach[p] = pairs
             continue
@@ -203,8 +220,11 @@ def _implied(v: tuple[int, ...], others: Sequence[tuple[int, ...]], at) -> bool:
     return v in reach and pairs.is_subset(reach[v])
 
 
-def reduce_deltas(tiles: isl.Set, deltas: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """The directions left when those implied by paths of the others are dropped (exact).
+def reduce_deltas(tiles: isl.Set, deltas: Sequence[tuple[int, ...]],
+                  seconds: float = REDUCE_SECONDS) -> list[tuple[int, ...]]:  # fmt: skip
+    """The directions left when those implied by paths of the others are dropped (exact, within
+    ``seconds``: past them, or for a direction with more than :data:`MAX_BOX` tiles in its box,
+    directions are kept that might have been dropped).
 
     A direction ``v`` is dropped when, for every pair of existing tiles
     ``(z, z + v)`` (all parameter values), a path of the other kept
@@ -223,10 +243,14 @@ def reduce_deltas(tiles: isl.Set, deltas: Sequence[tuple[int, ...]]) -> list[tup
         return shifted[p]
 
     kept = list(deltas)
+    deadline = time.monotonic() + seconds
     for v in sorted(deltas, key=lambda d: (-sum(d), d)):
         others = [u for u in kept if u != v]
-        if _implied(v, others, at):
-            kept = others
+        try:
+            if _implied(v, others, at, deadline):
+                kept = others
+        except _OutOfTime:
+            break
     return sorted(kept)
 
 

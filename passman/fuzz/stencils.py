@@ -1,0 +1,191 @@
+"""Random time-iterated stencils through the seeds' tilings: the fuzzer of issue 18's passes.
+
+The affine-nest generator (:mod:`.generator`) rarely writes a time loop, so
+the time tilings (diamond, skewed, balanced, split, hybrid, trapezoidal)
+and the false-dependence elimination would see few of its programs. This
+one writes only stencils, drawn from a seed::
+
+    for (int t = 0; t < tsteps; t++) {
+        for (int i = 2; i < n - 2; i++)               // 1 or 2 space dimensions
+            A[i] = 0.25 * (A[i - 1] + A[i] + A[i + 2]) + 0.01;   // in place (Gauss-Seidel-like,
+        for (int i = 2; i < n - 2; i++)                          // Fig. 3.4-like) or into B,
+            B[i] = A[i];                                         // with a second statement
+    }
+
+(random neighbour offsets in ``[-2, 2]``, in-place or two-array updates,
+one or two statements a step, random sizes), and one or two transformation
+steps (``time_tile`` with a random shape, schedule and tile sizes,
+``trapezoid_tile``, ``eliminate_false_dependences`` then balanced tiles,
+``auto_schedule`` with a forced shape). The oracle is the API mode's
+(:func:`.oracle.check_api`): the original and the result run at 1, 2 and 4
+threads must print the same checksum, a refusal must leave the code as it
+was, nothing may raise.
+
+    python -m passman.fuzz.stencils --cases 200 --seed 1 --jobs 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+from . import warm
+from .oracle import FAILURES, KINDS, Verdict, check_api
+from .steps import Step
+
+KERNEL = "kernel"
+#: the steps drawn (name, keyword arguments); sizes are added at random to time_tile
+STEPS: list[tuple[str, dict]] = [
+    ("time_tile", {"shape": "diamond", "schedule": "static"}),
+    ("time_tile", {"shape": "diamond", "schedule": "tasks"}),
+    ("time_tile", {"shape": "skewed", "schedule": "static"}),
+    ("time_tile", {"shape": "balanced", "schedule": "static"}),
+    ("time_tile", {"shape": "balanced", "schedule": "tasks"}),
+    ("time_tile", {"shape": "split", "schedule": "static"}),
+    ("time_tile", {"shape": "hybrid", "schedule": "static"}),
+    ("trapezoid_tile", {"base_steps": 2, "base_width": "4"}),
+    ("trapezoid_tile", {"execution": "graph", "base_steps": 2, "base_width": "6"}),
+    ("eliminate_false_dependences", {}),
+    ("auto_schedule", {"time_tiling": "balanced"}),
+    ("auto_schedule", {"time_tiling": "trapezoid"}),
+]
+
+
+def _offsets(rng: random.Random, dims: int, count: int) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+    while len(out) < count:
+        o = tuple(rng.randint(-2, 2) for _ in range(dims))
+        if o not in out:
+            out.append(o)
+    return out
+
+
+def _ref(array: str, names: list[str], offset: tuple[int, ...]) -> str:
+    idx = "".join(f"[{n} + {o}]" if o > 0 else f"[{n} - {-o}]" if o < 0 else f"[{n}]" for n, o in zip(names, offset))
+    return array + idx
+
+
+def generate_stencil(seed: int) -> str:
+    """The C program of ``seed``: a kernel with a time loop, ``main`` printing a checksum."""
+    rng = random.Random(f"stencil:{seed}")
+    dims = rng.choice([1, 1, 2, 2, 2])
+    n = rng.randint(12, 40) if dims == 2 else rng.randint(20, 200)
+    tsteps = rng.randint(2, 14)
+    form = rng.choice(["inplace", "inplace", "jacobi", "jacobi_copy"])
+    names = ["i", "j"][:dims]
+    shape = "".join(["[n]"] * dims)
+    terms = _offsets(rng, dims, rng.randint(2, 5))
+    weight = round(0.9 / len(terms), 4)
+    rhs = " + ".join(_ref("A", names, o) for o in terms)
+    target = "A" if form == "inplace" else "B"
+    body = [f"{_ref(target, names, (0,) * dims)} = {weight} * ({rhs}) + 0.01;"]
+    if form == "jacobi_copy":
+        body.append(f"{_ref('A', names, (0,) * dims)} = {_ref('B', names, (0,) * dims)};")
+    elif form == "jacobi":
+        back = _offsets(rng, dims, rng.randint(1, 3))
+        body.append(f"{_ref('A', names, (0,) * dims)} = {round(0.9 / len(back), 4)} * ("
+                    + " + ".join(_ref("B", names, o) for o in back) + ");")
+    two_nests = len(body) == 2 and rng.random() < 0.7
+
+    def nest(stmts: list[str], indent: str) -> str:
+        text = ""
+        for k, name in enumerate(names):
+            text += f"{indent}{'    ' * k}for (int {name} = 2; {name} < n - 2; {name}++)\n"
+        inner = indent + "    " * dims
+        if len(stmts) == 1:
+            return text + f"{inner}{stmts[0]}\n"
+        return text[:-1] + " {\n" + "".join(f"{inner}{s}\n" for s in stmts) + indent + "    " * (dims - 1) + "}\n"
+
+    loops = (nest([body[0]], "        ") + nest([body[1]], "        ")) if two_nests else nest(body, "        ")
+    decl = "[N]" * dims
+    init_idx = "".join(f"[{x}]" for x in names)
+    init_loops = "".join(f"{'    ' * (k + 1)}for (int {x} = 0; {x} < N; {x}++)\n" for k, x in enumerate(names))
+    pad = "    " * (dims + 1)
+    weights = " + ".join(f"{3 + 2 * k} * {x}" for k, x in enumerate(names))
+    return f"""#include <stdio.h>
+#define N {n}
+#define TSTEPS {tsteps}
+static double A{decl};
+static double B{decl};
+
+static void {KERNEL}(int tsteps, int n, double A{shape}, double B{shape})
+{{
+    for (int t = 0; t < tsteps; t++) {{
+{loops}    }}
+}}
+
+int main(void)
+{{
+{init_loops}{pad}A{init_idx} = (({weights}) % 13) * 0.125 + 1.0, B{init_idx} = 0.5;
+    {KERNEL}(TSTEPS, N, A, B);
+    double s = 0.0;
+{init_loops}{pad}s += A{init_idx} * (({weights}) % 7 + 1) + B{init_idx};
+    printf("%.10e\\n", s);
+    return 0;
+}}
+"""
+
+
+def stencil_steps(seed: int) -> list[Step]:
+    """One or two steps on the kernel (the second after an elimination: balanced tiles), then ompify_code."""
+    rng = random.Random(f"stencil-steps:{seed}")
+    name, kwargs = rng.choice(STEPS)
+    kwargs = dict(kwargs)
+    if name == "time_tile" and rng.random() < 0.6:
+        parts = 4 if kwargs["shape"] == "hybrid" else 3
+        kwargs["tile_sizes"] = ",".join(str(rng.choice([2, 3, 4, 5, 8])) for _ in range(parts))
+    steps = [Step(name, KERNEL, None, (), kwargs)]
+    if name == "eliminate_false_dependences":
+        steps.append(Step("time_tile", KERNEL, None, (), {"shape": "balanced",
+                                                          "schedule": rng.choice(["static", "tasks"])}))
+    return steps + [Step("ompify_code", KERNEL), Step("ompify_code", "main")]
+
+
+def check_stencil(seed: int, timeout: float = 60) -> Verdict:
+    """The oracle's verdict on the stencil of ``seed`` and its steps."""
+    return check_api(generate_stencil(seed), stencil_steps(seed), timeout=timeout)
+
+
+def _run(seed: int, timeout: float) -> tuple[int, Verdict]:
+    return seed, check_stencil(seed, timeout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: a campaign; exits 1 when some case failed."""
+    ap = argparse.ArgumentParser(prog="python -m passman.fuzz.stencils", description=__doc__.split("\n")[0])
+    ap.add_argument("--cases", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--show", type=int, metavar="SEED", help="print the program and steps of SEED")
+    ns = ap.parse_args(argv)
+    if ns.show is not None:
+        sys.stdout.write(generate_stencil(ns.show))
+        for s in stencil_steps(ns.show):
+            print(f"// step: {s.describe()}")
+        return 0
+    start = time.perf_counter()
+    counts = dict.fromkeys(KINDS, 0)
+    failed = []
+    with ProcessPoolExecutor(max_workers=max(1, ns.jobs), initializer=warm.enable) as pool:
+        futures = [pool.submit(_run, s, ns.timeout) for s in range(ns.seed, ns.seed + ns.cases)]
+        for done, future in enumerate(as_completed(futures), 1):
+            seed, v = future.result()
+            counts[v.kind] += 1
+            print(f"[{done}/{ns.cases}] seed {seed}: {v.kind} ({v.seconds:.1f} s) {v.detail[:160]}", flush=True)
+            if v.failed:
+                failed.append(seed)
+                for line in v.steps:
+                    print(f"    step {line}")
+    print(f"\n{ns.cases} cases in {time.perf_counter() - start:.0f} s")
+    print("  ".join(f"{k} {counts[k]}" for k in KINDS if counts[k] or k in FAILURES))
+    if failed:
+        print("failing seeds:", " ".join(map(str, sorted(failed))))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
