@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from conftest import skip_slow
 from stencil_runs import STENCILS, stencil_program
 
 from passman import InvalidInput, Workspace
@@ -25,7 +26,7 @@ CASES = [
     ("heat_3d", "trapezoid", 13),
     ("jacobi_2d", "split", 37),
     ("jacobi_2d_9pt", "hybrid", 29),
-    ("heat_3d", "split", 13),
+    pytest.param("heat_3d", "split", 13, marks=pytest.mark.slow),
     ("jacobi_2d", "balanced", 37),
 ]
 
@@ -39,7 +40,8 @@ def _recipe(tmp_path, name, shape, size):
 
 
 @pytest.mark.parametrize("name, shape, size", CASES)
-def test_forced_shape_keeps_the_output(tmp_path, name, shape, size):
+def test_forced_shape_keeps_the_output(tmp_path, request, name, shape, size):
+    skip_slow(request)
     src, ws = _recipe(tmp_path, name, shape, size)
     kernel = ws[STENCILS[name][0]].code
     if shape == "trapezoid":

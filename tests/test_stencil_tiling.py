@@ -251,3 +251,22 @@ def test_bad_options_are_refused(options, error):
     with pytest.raises(error):
         ws["kernel_jacobi_1d"].time_tile(**options)
     assert ws["kernel_jacobi_1d"].code == before
+
+
+def test_reducing_directions_past_its_budget_keeps_them():
+    """Out of time (or past MAX_BOX points for a direction), reduce_deltas keeps the directions it
+    has not shown redundant: every kept direction is a real edge, so the order stays legal."""
+    from passman.passes.poly import tile_graph
+
+    tiles = isl.Set("{ [a, b] : 0 <= a < 40 and 0 <= b < 40 }")
+    deltas = [(0, 1), (1, 0), (2, 2)]  # (2, 2): a path of the others, found by the search over its box
+    assert tile_graph.reduce_deltas(tiles, deltas) == [(0, 1), (1, 0)]
+    assert tile_graph.reduce_deltas(tiles, deltas, seconds=0.0) == deltas
+    long = [(0, 1), (1, 0), (20, 20)]
+    old = tile_graph.MAX_BOX
+    try:
+        tile_graph.MAX_BOX = 100
+        assert (20, 20) in tile_graph.reduce_deltas(tiles, long)  # 441 points in its box
+    finally:
+        tile_graph.MAX_BOX = old
+    assert tile_graph.reduce_deltas(tiles, long) == [(0, 1), (1, 0)]
