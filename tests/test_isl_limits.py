@@ -306,3 +306,26 @@ def test_a_pair_past_its_budget_depends_at_every_ordered_level(monkeypatch):
         same = [c for c in coarse if (c.kind, c.source.index, c.sink.index, c.level)
                 == (d.kind, d.source.index, d.sink.index, d.level)]
         assert same and d.relation.is_subset(same[0].relation) and d.direct.is_subset(same[0].direct)
+
+
+def test_dependences_past_the_functions_time_depend_at_every_ordered_level(monkeypatch):
+    """Past FUNCTION_SECONDS the pairs left depend at every ordered level, domains not even
+    consulted: a superset of the exact pairs (fuzz case timeout_tiled_init_dependences)."""
+    module = Workspace.from_code(STENCIL, "k.c")["kernel"]
+    exact = module.resource("dependences")
+    monkeypatch.setattr(dependences, "FUNCTION_SECONDS", 0.0)
+    coarse_module = Workspace.from_code(STENCIL, "k.c")["kernel"]
+    coarse = coarse_module.resource("dependences")
+    assert [coarse.is_parallel(lp) for lp in coarse_module.all_loops] == [False, False]
+    for d in exact:
+        same = [c for c in coarse if (c.kind, c.source.index, c.sink.index, c.level)
+                == (d.kind, d.source.index, d.sink.index, d.level)]
+        assert same and d.relation.is_subset(same[0].relation) and same[0].vector is None
+
+
+def test_a_model_past_its_time_is_not_static(monkeypatch):
+    monkeypatch.setattr(scop_build, "MODEL_SECONDS", 0.0)
+    module = Workspace.from_code(STENCIL, "k.c")["kernel"]
+    parts = module.resource("scops")
+    assert not list(parts)
+    assert "took over 0 s" in parts.reason(module.all_loops[0].label)

@@ -11,6 +11,7 @@ schedules and access relations.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -42,6 +43,10 @@ class NotStatic(Exception):
 #: Tiled PolyBench kernels have at most 13; the code isl generated for a strip-mined then tiled
 #: nest gave 212 before ``?:`` values were shared (fuzz case timeout_f8c910d4)
 MAX_DOMAIN_PIECES = 256
+#: seconds the model of one function's parts may take (a safety net like MAX_DOMAIN_PIECES: the
+#: isl-tiled code of a fuzzed init nest took 16 s, seed 1001152 of the api mode); past them the
+#: parts left are not static
+MODEL_SECONDS = 5.0
 
 
 @dataclass
@@ -96,6 +101,7 @@ class Extractor:
     def __init__(self, module: Module):
         self.module = module
         self.facts = function_facts(module)
+        self.deadline = time.monotonic() + MODEL_SECONDS
         self.parts: list[Scop] = []
         self.reasons: dict[str, str] = {}
         self.n_statements = 0
@@ -480,6 +486,9 @@ class _Builder:
         self.items(it.orelse, loops, dom.subtract(c).coalesce(), conditional, prefix, counter)
 
     def loop(self, it: _Item, loops, dom, conditional, positions) -> None:
+        if time.monotonic() > self.ex.deadline:
+            raise NotStatic(f"{where(it.stmt)}: modelling the function's parts took over {MODEL_SECONDS:g} s "
+                            "(too costly to analyse exactly)")
         h = it.header
         d = len(loops)
         name = self.f.isl_name(h.decl)
