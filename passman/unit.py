@@ -144,6 +144,12 @@ class CompilationUnit:
             target=self.target, original=self.original,
         )
 
+    def include(self, header: str) -> None:
+        """Add ``#include <header>`` to the unit's directives unless it is there (a pass's new code needs it)."""
+        line = f"#include <{header}>"
+        if line not in self.directives:
+            self.directives.append(line)
+
     def mark_original(self) -> None:
         """Record the parsed nodes as the user's: :attr:`code` keeps their text where they stay unchanged.
 

@@ -138,8 +138,8 @@ def test_a_read_of_values_written_in_the_same_step_is_not_copied(write_c):
         "void f(int nj, int ni, double A[ni + 2])\n{\n    for (int j = 1; j <= nj; j++)\n"
         "        for (int i = 1; i <= ni; i++)\n            A[i] = 0.5 * (A[i] + A[ni - i + 1] + A[i + 1]);\n}\n"))["f"])
     reads = {a.text: a for s in part.statements for a in s.reads()}
-    assert _same_step_flow(part, deps, reads["A[ni - i + 1]"])
-    assert not _same_step_flow(part, deps, reads["A[i + 1]"])
+    assert _same_step_flow(deps, reads["A[ni - i + 1]"])
+    assert not _same_step_flow(deps, reads["A[i + 1]"])
 
 
 def test_statements_of_different_depths_are_refused(write_c):

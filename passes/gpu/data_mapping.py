@@ -902,11 +902,8 @@ def kernel_data_mapping(ws, library_target: str = "") -> None:
     for plan in plans:
         _apply(plan)
     for plan in plans:
-        cu = plan.module.cu
-        headers = [HEADER, *(launch.header for launch in plan.library.values() if launch.header)]
-        for line in dict.fromkeys(f"#include <{h}>" for h in headers):
-            if line not in cu.directives:
-                cu.directives.append(line)
+        for header in [HEADER, *(launch.header for launch in plan.library.values() if launch.header)]:
+            plan.module.cu.include(header)
     ws.enable_broker("accel")
 
 

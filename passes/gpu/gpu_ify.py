@@ -414,9 +414,7 @@ def _partials(module: Module, nest: Nest, lo: c_ast.Node, body: c_ast.Node) -> c
     at = next(j for j, x in enumerate(parent.block_items) if x is outer.labelled)
     parent.block_items[at + 1:at + 1] = after
     parent.block_items[at:at] = before
-    line = "#include <stdlib.h>"
-    if line not in module.cu.directives:
-        module.cu.directives.append(line)
+    module.cu.include("stdlib.h")
     return c_ast.Compound(head + items + tail, body.coord)
 
 

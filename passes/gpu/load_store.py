@@ -312,10 +312,7 @@ def _isolate(module: Module, plans) -> None:
             parent.block_items[k] = block
         else:
             replace_child(parent, stmt, block)
-    cu = module.cu
-    line = f"#include <{HEADER}>"
-    if line not in cu.directives:
-        cu.directives.append(line)
+    module.cu.include(HEADER)
     module.ws.enable_broker("accel")
 
 

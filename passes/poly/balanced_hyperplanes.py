@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from math import gcd
+from math import gcd, lcm
 from typing import Literal
 
 import islpy as isl
@@ -125,13 +125,9 @@ def _orthogonal(rows: list[tuple[int, ...]], n: int) -> list[tuple[int, ...]]:
     for row in proj:
         if not any(row):
             continue
-        scale = 1
-        for x in row:
-            scale = scale * x.denominator // gcd(scale, x.denominator)
+        scale = lcm(*(x.denominator for x in row))
         ints = [int(x * scale) for x in row]
-        g = 0
-        for x in ints:
-            g = gcd(g, abs(x))
+        g = gcd(*ints)
         prim = tuple(x // g for x in ints)
         if prim not in out and tuple(-x for x in prim) not in out:
             out.append(prim)

@@ -44,7 +44,7 @@ def _copy_name(module: Module, base: str) -> str:
     return name
 
 
-def _same_step_flow(part: Scop, deps: Sequence[Dependence], read) -> bool:
+def _same_step_flow(deps: Sequence[Dependence], read) -> bool:
     """Whether some instance of ``read`` may see a value written in the same time step."""
     for d in deps:
         if d.kind != "flow" or d.sink is not read or d.relation.is_empty():
@@ -132,7 +132,7 @@ def eliminate_false_dependences(module: Module, label: str = "", method: Method 
         read = d.source
         if read in reads:
             continue
-        if _same_step_flow(part, part_deps, read):
+        if _same_step_flow(part_deps, read):
             reasons.append(f"{where(read.node)}: {read.text} may read a value written in the same time step")
             continue
         if not isinstance(read.node, c_ast.ArrayRef):
@@ -174,6 +174,4 @@ def eliminate_false_dependences(module: Module, label: str = "", method: Method 
     time_loop.stmt.block_items[:0] = copy_loops
     nodes = list(part.nodes)
     replace_part(module, part, [c_ast.Compound(before + nodes + after, nodes[0].coord)])
-    line = "#include <stdlib.h>"
-    if line not in module.cu.directives:
-        module.cu.directives.append(line)
+    module.cu.include("stdlib.h")

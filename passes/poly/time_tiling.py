@@ -372,7 +372,7 @@ def time_tile(
     - shape: "auto" (default: diamond, else skewed), "diamond", "skewed", "split" (split tiles
       in every space dimension) or "hybrid" (parallelograms in the outermost space dimension,
       split tiles in the others; two space dimensions or more): :mod:`.split_tiling`, or
-      "balanced" (Di 2013's hyperplanes: balanced intra-tile wavefronts, :mod:`.di_shapes`)
+      "balanced" (Di 2013's hyperplanes: balanced intra-tile wavefronts, :mod:`.balanced_hyperplanes`)
     - schedule: "tasks" (default: one OpenMP task per tile with depend clauses) or "static"
       (wavefronts of tiles, ``omp parallel for`` and a barrier per front; split and hybrid
       tiles: per band, the upright tiles in parallel, a barrier, the inverted ones)

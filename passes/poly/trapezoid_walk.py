@@ -49,7 +49,6 @@ ARGS = PREFIX + "args"
 BASE_CASE = PREFIX + "base_case"
 
 
-
 class _Template:
     """A Jinja2 template compiled on its first use (compiling the four at import cost 24 ms of
     every passman start, most of which never tile a stencil)."""
@@ -72,6 +71,7 @@ def _environment():
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
         autoescape=False,
     )  # fmt: skip
+
 
 _BASE = _Template("""\
 static void {{ name }}_base(int {{ args }}, long trap_t0, long trap_t1, const long *trap_x0, const long *trap_x1,

@@ -30,7 +30,7 @@ __all__ = ["available", "enable", "enabled", "preload", "run_module"]
 
 #: the packages a case may import (all of them, imported once by :func:`preload`)
 PACKAGES = ("passman", "passman.passes", "passman.backends", "passman.recipes")
-_SKIP = ("passman.fuzz.__main__", "passman.__main__", "passman.cli_main")
+_SKIP = ("passman.fuzz.__main__",)
 _state = {"enabled": False, "preloaded": False}
 
 
@@ -65,7 +65,7 @@ def preload() -> None:
         if paths is None:
             continue
         for info in pkgutil.walk_packages(paths, prefix=f"{name}."):
-            if info.name in _SKIP or ".tests" in info.name:
+            if info.name in _SKIP:
                 continue
             try:
                 importlib.import_module(info.name)
