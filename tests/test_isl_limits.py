@@ -17,7 +17,7 @@ from passman.passes.poly import affine, dependences, region_sets, scop_build
 from passman.passes.poly.affine import AffineBuilder, hard
 from pycparser import c_parser
 
-from passman import Workspace
+from passman import PassFailed, Workspace
 
 # Linearized subscripts (as linearize_array writes them): coefficients past HARD_COEFFICIENT.
 FLAT = r"""
@@ -329,3 +329,59 @@ def test_a_model_past_its_time_is_not_static(monkeypatch):
     parts = module.resource("scops")
     assert not list(parts)
     assert "took over 0 s" in parts.reason(module.all_loops[0].label)
+
+
+TWO_STATEMENTS = r"""
+void kernel(int n, double A[n][n], double B[n][n])
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 1; j < n; j++) {
+            A[i][j] = A[i - 1][j] + B[i][j - 1];
+            B[i][j] = A[i][j] * 0.5;
+        }
+}
+"""
+
+
+def _policies_tried(monkeypatch, slow):
+    """(policy, seconds) of each compute_schedule call of auto_schedule, ``slow(policy)`` simulating isl."""
+    from passman.passes.poly import schedule
+
+    real = schedule.compute_schedule
+    calls = []
+
+    def fake(scop, rel, fusion="smart", clock=None, seconds=schedule.POLICY_SECONDS):
+        calls.append((fusion, seconds))
+        if slow(fusion) == "timeout":
+            raise schedule.SchedulerTimeout(f"{scop.where}: isl's scheduler did not finish")
+        return real(scop, rel, fusion, clock, seconds)
+
+    monkeypatch.setattr(schedule, "compute_schedule", fake)
+    ws = Workspace.from_code(TWO_STATEMENTS, "k.c")
+    try:
+        ws.apply("auto_schedule", ws["kernel"])
+    except PassFailed:  # what the kept schedule gains is not the point
+        pass
+    return calls
+
+
+def test_a_slow_first_schedule_is_kept_without_trying_the_other_policies(monkeypatch):
+    # fuzz case timeout_slow_scheduler_policies: "smart" took 7 s, then "pluto" and "none" spent
+    # the function's budget and no time was left to generate the code
+    from passman.passes.poly import schedule
+
+    monkeypatch.setattr(schedule, "EXPLORE_SECONDS", -1.0)  # any scheduling is past it
+    calls = _policies_tried(monkeypatch, lambda p: "fast")
+    assert [c[0] for c in calls] == ["smart"]
+
+
+def test_a_fast_first_schedule_leaves_time_for_the_other_policies(monkeypatch):
+    calls = _policies_tried(monkeypatch, lambda p: "fast")
+    assert [c[0] for c in calls] == ["smart", "pluto", "none"]
+
+
+def test_after_a_policy_runs_out_of_time_only_none_is_tried_briefly(monkeypatch):
+    from passman.passes.poly import schedule
+
+    calls = _policies_tried(monkeypatch, lambda p: "timeout" if p == "smart" else "fast")
+    assert calls == [("smart", schedule.POLICY_SECONDS), ("none", schedule.FALLBACK_SECONDS)]

@@ -286,7 +286,7 @@ def check_permutation(band: Band, order: tuple[int, ...], what: str) -> None:
 # -------------------------------------------------------------------------- interchange
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops", "unit_scope"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["dependences", "scops", "unit_scope"])
 def interchange(loop: Loop, order: tuple[int, ...] = ()) -> None:
     """Permute the loops of a perfect band starting at ``loop``.
 
@@ -405,7 +405,7 @@ def skew(loop: Loop, factor: int = 1) -> None:
 # ------------------------------------------------------------------------ unroll and jam
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops", "unit_scope"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["dependences", "scops", "unit_scope"])
 def unroll_and_jam(loop: Loop, factor: int = 2) -> None:
     """Unroll the outer loop of a 2-deep perfect nest by ``factor`` and fuse the inner copies.
 

@@ -49,7 +49,7 @@ def _extreme(
     return simplify(e)
 
 
-@transformation(scope="loop", requires=["dependences"], preserves=["callgraph"], reads=["scops"])
+@transformation(scope="loop", preserves=["callgraph"], reads=["dependences", "scops"])
 def tile(loop: Loop, *sizes: int) -> None:
     """Tile the band of ``len(sizes)`` loops starting at ``loop`` with rectangular tiles.
 

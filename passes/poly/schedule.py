@@ -37,6 +37,7 @@ After (shape)::
 
 from __future__ import annotations
 
+import time
 from typing import Literal, get_args
 
 import islpy as isl
@@ -78,9 +79,22 @@ MAX_OPERATIONS = 20_000_000
 #: every corpus part takes less than one
 POLICY_SECONDS = 8.0
 
+#: seconds the policies left get once one ran out of :data:`POLICY_SECONDS` (only "none",
+#: which serializes the strongly connected components, is still tried)
+FALLBACK_SECONDS = 2.0
+
 #: seconds ``auto_schedule`` gives isl on one function, all parts (scheduling and code
 #: generation): the parts left when they are spent stay as they are
 FUNCTION_SECONDS = 20.0
+
+#: seconds a part's scheduling may have taken for other fusion policies to be tried once one
+#: schedule is in hand (a part that costs isl seconds per policy keeps the first schedule
+#: found, and the function's time goes to code generation and the other parts)
+EXPLORE_SECONDS = 2.0
+
+
+class SchedulerTimeout(PassFailed):
+    """isl's scheduler ran out of time (not: found no schedule) on a part."""
 
 #: isl scheduler options per fusion policy
 _FUSION_OPTIONS = {
@@ -95,7 +109,11 @@ _FUSION_OPTIONS = {
 
 
 def compute_schedule(
-    scop: Scop, rel: isl.UnionMap, fusion: str = "smart", clock: Clock | None = None
+    scop: Scop,
+    rel: isl.UnionMap,
+    fusion: str = "smart",
+    clock: Clock | None = None,
+    seconds: float = POLICY_SECONDS,
 ) -> isl.Schedule:
     """isl's schedule of a part: validity, proximity and coincidence are all ``rel``.
 
@@ -103,7 +121,7 @@ def compute_schedule(
     ``"none"`` (one loop nest per strongly connected component) or ``"max"``
     (fuse as much as the dependences allow). The shared isl context's
     scheduler options are restored afterwards. isl computes it in a child
-    process given at most :data:`POLICY_SECONDS` (less if ``clock`` has
+    process given at most ``seconds`` (less if ``clock`` has
     less left): past that, or past :data:`MAX_OPERATIONS`, the pass fails.
     """
     if fusion not in _FUSION_OPTIONS:
@@ -121,7 +139,8 @@ def compute_schedule(
             sc = sc.set_validity(rel).set_proximity(rel).set_coincidence(rel)
         # isl's scheduler can take minutes on some parts (constant-size boxes of 3-D stencils):
         # bound its work and refuse rather than hang
-        seconds = POLICY_SECONDS if clock is None else min(POLICY_SECONDS, clock.left())
+        if clock is not None:
+            seconds = min(seconds, clock.left())
 
         def compute() -> str:
             with operation_budget(MAX_OPERATIONS):
@@ -131,7 +150,7 @@ def compute_schedule(
             text = run_with_deadline(compute, seconds, what="isl's scheduler")
             return isl.Schedule.read_from_str(c, text)
         except DeadlineExceeded:
-            raise PassFailed(
+            raise SchedulerTimeout(
                 f"{scop.where}: isl's scheduler did not finish in {seconds:.0f} s (fusion {fusion}); "
                 "the part is left as it is"
             ) from None
@@ -187,10 +206,18 @@ def schedule_part(
     policies = [fusion] + (["pluto", "none"][: 1 + (len(scop.statements) > 1)] if fusion == "smart" else [])
     best: tuple[isl.Schedule, TreeReport] | None = None
     failure: PassFailed | None = None
+    start = time.monotonic()
+    timed_out = False
     for policy in policies:
+        if best is not None and time.monotonic() - start > EXPLORE_SECONDS:
+            break  # isl is slow on this part: keep what it found
+        if timed_out and policy != "none":
+            continue  # as costly as the policy that ran out of time; "none" splits the problem
         try:
-            got = optimize_tree(scop, compute_schedule(scop, rel, policy, clock), rel, options)
+            seconds = FALLBACK_SECONDS if timed_out else POLICY_SECONDS
+            got = optimize_tree(scop, compute_schedule(scop, rel, policy, clock, seconds), rel, options)
         except PassFailed as err:  # isl found nothing with this policy: the others may
+            timed_out = timed_out or isinstance(err, SchedulerTimeout)
             failure = failure or err
             continue
         if best is None or got[1].score() > best[1].score():
