@@ -47,6 +47,7 @@ import jinja2
 
 from .errors import InvalidInput, PassmanError
 from .fsutil import atomic_write_text
+from .templating import c_environment
 
 __all__ = [
     "BuildError",
@@ -566,14 +567,7 @@ def package_template(package: str, name: str) -> jinja2.Template:
     Undefined variables are errors; block tags leave no blank lines; nothing is escaped (C).
     """
     source = (importlib.resources.files(package) / "templates" / name).read_text("utf-8")
-    env = jinja2.Environment(
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
-    return env.from_string(source)
+    return c_environment().from_string(source)
 
 
 def _compiler_variables(plan: BuildPlan, layout: _Layout) -> dict[str, str]:

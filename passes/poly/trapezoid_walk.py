@@ -37,9 +37,10 @@ successors it released as tasks; no barrier.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from passman.templating import c_environment
 
 #: prefix of every name the walk and its call declare (refused when the function uses one)
 PREFIX = "trap_"
@@ -59,18 +60,8 @@ class _Template:
 
     def render(self, **values) -> str:
         if self.compiled is None:
-            self.compiled = _environment().from_string(self.source)
+            self.compiled = c_environment().from_string(self.source)
         return self.compiled.render(**values)
-
-
-@functools.cache
-def _environment():
-    import jinja2
-
-    return jinja2.Environment(
-        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-        autoescape=False,
-    )  # fmt: skip
 
 
 _BASE = _Template("""\
