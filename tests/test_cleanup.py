@@ -173,6 +173,32 @@ def test_dce_pragmas_go_with_their_statement_and_unreachable_code(write_c):
     assert "#pragma omp barrier" in code  # a stand-alone directive stays
 
 
+def test_dce_keeps_what_a_pragma_clause_reads(write_c):
+    # fuzz case compile_error_pragma_condition_use: partial_eval folded the loop's bound, and
+    # the run-time test of the loop's marker was left the only reader of m and p
+    path = write_c("""
+        #include <stdio.h>
+        double a[100];
+        int main(void)
+        {
+            int m = 1, p = 2, unused = 3;
+            int i;
+        #pragma omp parallel for if(m > 0) num_threads(p)
+            for (i = 0; i < 100; i++)
+                a[i] = i;
+            printf("%g\\n", a[99]);
+            return 0;
+        }
+    """)  # fmt: skip
+    ws = Workspace(path)
+    before = ws["main"].code
+    ws["main"].dead_code_elimination()
+    code = ws["main"].code
+    assert "unused" in before and "unused" not in code  # the pass did run
+    assert "int m = 1" in code and "p = 2" in code
+    assert_same_output([path], ws)
+
+
 # -- flatten_code ----------------------------------------------------------------------
 
 

@@ -19,6 +19,9 @@ Before (live scalars after each statement, as ``module.display`` would show)::
     u = t + 1;         // live after: n t   (u is dead: never read)
     return t * n;
 
+A ``#pragma`` reads every tracked variable its text names (clause
+expressions such as ``if(n > 100)`` are C kept as text).
+
 Definitions (kills) are only certain ones: the variable of a declaration,
 and the left side ``x`` of an expression statement ``x = e``; writes nested
 in expressions (``a[x = 1]``, ``x++``) are uses, conservatively.
@@ -34,6 +37,7 @@ from pycparser import c_ast
 from passman import Module
 from passman.astutil import walk
 
+from ..cfacts.control import pragma_names
 from ..cfacts.names import NameTable
 from ..cfacts.sideeffects import writes
 from ..cfacts.types import TypeEnv
@@ -123,6 +127,11 @@ class Liveness:
                     out.add(id(d))
         return frozenset(out)
 
+    def _pragma_uses(self, pragma: c_ast.Pragma) -> Live:
+        """Tracked variables a pragma's clauses may read (by name: every declaration of it)."""
+        names = pragma_names(pragma)
+        return frozenset(k for k, d in self.tracked.items() if d.name in names)
+
     def _kill(self, e: c_ast.Node) -> tuple[Live, c_ast.Node | None]:
         if isinstance(e, c_ast.Assignment) and e.op == "=" and isinstance(e.lvalue, c_ast.ID):
             d = self.table.decl_of(e.lvalue)
@@ -190,7 +199,9 @@ class Liveness:
                 return ctx.cont if ctx.cont is not None else out
             case c_ast.Goto():
                 raise _Unknown("goto")
-            case c_ast.EmptyStatement() | c_ast.Pragma() | c_ast.Typedef() | c_ast.StaticAssert():
+            case c_ast.Pragma():
+                return out | self._pragma_uses(s)
+            case c_ast.EmptyStatement() | c_ast.Typedef() | c_ast.StaticAssert():
                 return out
         kill, lhs = self._kill(s)
         return (out - kill) | self.uses(s, skip=lhs)

@@ -5,6 +5,7 @@ every use of it is a loop index initialised by its own loop.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from pycparser import c_ast
@@ -63,6 +64,22 @@ def user_labels(root: c_ast.Node, generated: Iterable[str]) -> list[c_ast.Label]
     """The ``Label`` nodes under ``root`` that the user wrote (not generated loop labels)."""
     gen = set(generated)
     return [n for n in walk(root) if isinstance(n, c_ast.Label) and n.name not in gen]
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def pragma_names(pragma: c_ast.Pragma) -> set[str]:
+    """Every identifier of a ``#pragma``'s text: the variables its clauses may read.
+
+    Clause expressions (``if(n > 100)``, ``num_threads(p)``, a marker's
+    ``version((long)(m - 2) * 2 >= 100000)``, ``firstprivate(x)``) are C
+    kept as text, invisible to the analyses that walk the AST: a variable
+    they name is read there (directive and clause words are names too, an
+    over-approximation, the safe side for liveness and unused declarations).
+    """
+    text = pragma.string if isinstance(pragma.string, str) else ""
+    return set(_IDENTIFIER.findall(text))
 
 
 def pragmas_before(parent: c_ast.Node, stmt: c_ast.Node) -> list[c_ast.Pragma]:

@@ -20,7 +20,7 @@ from passman.printer import to_c
 from ..analysis.effects import runs_once
 from ..analysis.liveness import Liveness, ScalarFacts, is_volatile, liveness
 from ..analysis.references import statements
-from ..cfacts.control import escaping_jumps
+from ..cfacts.control import escaping_jumps, pragma_names
 from ..cfacts.folding import int_value, simplify
 from ..cfacts.names import fresh_name, names_in_scope, rename_declaration, statement_lists, where
 from ..cfacts.sideeffects import calls, is_pure_call, variables, writes
@@ -286,10 +286,12 @@ class _Dce:
         fn = self.fn
         fn.refresh()
         used = {id(fn.decl(n)) for n in walk(fn.func) if isinstance(n, c_ast.ID)}
+        named = set().union(*(pragma_names(p) for p in walk(fn.func) if isinstance(p, c_ast.Pragma)))
         for items in statement_lists(fn.func.body):
             keep = []
             for item in items:
                 if (isinstance(item, c_ast.Decl) and item.name and id(item) not in used
+                        and item.name not in named  # a pragma's clause may read it
                         and fn.table.is_local(item) and "extern" not in (item.storage or [])
                         and fn.env.category(item.type) != "function" and not is_volatile(item)
                         and not any(getattr(n, "decls", None) is not None or getattr(n, "values", None) is not None
