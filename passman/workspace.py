@@ -150,6 +150,14 @@ class _Transaction:
         return bool(changed_modules) or structural
 
 
+
+def _check_scope(info: PassInfo, target: Any) -> None:
+    """Refuse (InvalidInput) a pass on a target of another scope (``outline`` on a loop)."""
+    want = next((scope for cls, scope in ((Module, "module"), (Loop, "loop"), (CompilationUnit, "unit"))
+                 if isinstance(target, cls)), "program")
+    if info.scope != want and not (info.kind == "analysis" and want == "loop" and info.scope == "module"):
+        raise InvalidInput(f"error: pass {info.name} applies to a {info.scope}, not to a {want}")
+
 class Workspace:
     """A C program under transformation.
 
@@ -585,9 +593,7 @@ class Workspace:
         info = self.registry.passes.get(name)
         if info is None:
             raise AttributeError(f"{type(target).__name__} has no attribute or pass '{name}'")
-        want = {Module: "module", Loop: "loop", Workspace: "program", CompilationUnit: "unit"}[type(target)]
-        if info.scope != want and not (info.kind == "analysis" and want in ("loop",) and info.scope == "module"):
-            raise InvalidInput(f"error: pass {name} applies to a {info.scope}, not to a {want}")
+        _check_scope(info, target)
 
         def method(*args: Any, **kwargs: Any) -> Any:
             return self.apply(info.name, target, *args, **kwargs)
@@ -650,6 +656,7 @@ class Workspace:
             return self.apply_pipeline(pass_name)
         info = self.registry.get_pass(pass_name)
         target = self._resolve_target(self if target is None else target)
+        _check_scope(info, target)
         bound = info.bind(args, kwargs)
         values = self._scoped_values(info, bound)
         if info.kind == "analysis":

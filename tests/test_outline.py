@@ -228,6 +228,9 @@ REFUSED = {
     "local enum": ("enum { K = 3 };\nfor (i = 0; i < n; i++) a[i] = K;", "enumerator K"),
     "anonymous struct": ("struct { int v; } q = {1};\nfor (i = 0; i < n; i++) a[i] = q.v;", "type of q"),
     "sizeof local array": ("int t[8];\nfor (i = 0; i < n; i++) a[i] = sizeof t;", "'sizeof t'"),
+    # the clause reads m, the loop does not: the new function would not declare it
+    "pragma names a local": ("int m = n;\n#pragma omp parallel for if(m > 9)\nfor (i = 0; i < n; i++) a[i] = 0;",
+                             "names m, which the statement does not use"),
 }
 
 

@@ -50,6 +50,17 @@ def test_lookup_forms(ws):
         ws.cu.nope
 
 
+def test_a_pass_applied_to_a_target_of_another_scope_is_a_clean_error(ws):
+    # ws.apply("outline", loop) crashed inside the pass (AttributeError: the loop has no .ws)
+    before = ws.compilation_units[0].code
+    loop = ws["main"].loop("outer")
+    with pytest.raises(InvalidInput, match="pass outline applies to a module, not to a loop"):
+        ws.apply("outline", loop, label="outer", name="k")
+    with pytest.raises(InvalidInput, match="pass unroll applies to a loop, not to a module"):
+        ws.apply("unroll", ws["main"])
+    assert ws.compilation_units[0].code == before
+
+
 def test_header_declarations_are_not_printed_and_includes_come_back(ws):
     code = ws.cu.prog.code
     assert code.startswith("#include <stdio.h>\n")

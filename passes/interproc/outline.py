@@ -15,6 +15,7 @@ from ..cfacts.control import (
     detach_pragmas,
     escaping_jumps,
     only_loop_index,
+    pragma_names,
     pragmas_before,
 )
 from ..cfacts.names import NameTable, file_scope, resolve_names, where
@@ -263,6 +264,8 @@ def outline(module: Module, label: str = "", name: str = "") -> None:
     parent = parent_map(func)[id(stmt)]
     pragmas = pragmas_before(parent, stmt)
     _check_pragmas(pragmas + [n for n in walk(stmt) if isinstance(n, c_ast.Pragma)], params, fail)
+    _check_pragma_locals(func, stmt, pragmas + [n for n in walk(stmt) if isinstance(n, c_ast.Pragma)],
+                         params, fail)  # fmt: skip
     by_pointer = {id(p.decl) for p in params if p.mode == "pointer"}
     derefs = {id(u) for u in walk(stmt) if isinstance(u, c_ast.ID) and id(table.decl_of(u)) in by_pointer}
     detach_pragmas(parent, stmt)
@@ -287,6 +290,22 @@ def _void_function(name: str, params: list[c_ast.Decl], body: list[c_ast.Node], 
     ftype = c_ast.FuncDecl(plist, c_ast.TypeDecl(name, [], None, c_ast.IdentifierType(["void"])))
     fdecl = c_ast.Decl(name, [], [], storage, [], ftype, None, None, coord)
     return c_ast.FuncDef(fdecl, None, c_ast.Compound(body, coord), coord)
+
+
+def _check_pragma_locals(func: c_ast.FuncDef, stmt: c_ast.Node, pragmas: list[c_ast.Pragma],
+                         params: list[Parameter], fail) -> None:
+    """Refuse a pragma naming a local of the function the statement does not use (``if(m > 0)``).
+
+    The statement's code does not read it, so it is no parameter, and the
+    new function would not compile.
+    """
+    inside = {id(n) for n in walk(stmt)}
+    passed = {p.decl.name for p in params}
+    local = {d.name for d in walk(func) if isinstance(d, c_ast.Decl) and d.name and id(d) not in inside
+             and d is not func.decl}  # fmt: skip
+    for pr in pragmas:
+        for name in sorted((pragma_names(pr) & local) - passed):
+            raise fail(f"'#pragma {pr.string}' names {name}, which the statement does not use")
 
 
 def _check_pragmas(pragmas: list[c_ast.Pragma], params: list[Parameter], fail) -> None:

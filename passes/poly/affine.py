@@ -510,11 +510,20 @@ def rename_param(s: isl.Set | isl.Map, old: str, new: str) -> isl.Set | isl.Map:
     return s.set_dim_name(isl.dim_type.param, k, new)
 
 
+#: isl operations :func:`constant_extent` may spend on the minimum and maximum of a dimension
+#: (parametric integer programming on a set of tiled code's divisions ran for minutes)
+EXTENT_OPERATIONS = 500_000
+
+
 def constant_extent(s: isl.Set, dim: int) -> int | None:
-    """How many values set dimension ``dim`` of ``s`` spans (max - min + 1), None unless both are constants."""
+    """How many values set dimension ``dim`` of ``s`` spans (max - min + 1), None unless both are constants.
+
+    None too when isl needs more than :data:`EXTENT_OPERATIONS` to tell.
+    """
     try:
-        lo, hi = s.dim_min(dim), s.dim_max(dim)
-    except isl.Error:  # unbounded
+        with operation_budget(EXTENT_OPERATIONS):
+            lo, hi = s.dim_min(dim), s.dim_max(dim)
+    except isl.Error:  # unbounded, or past the budget
         return None
     if not (lo.is_cst() and hi.is_cst()):
         return None
