@@ -13,6 +13,14 @@ The result travels back pickled (an isl object as its text); the parent's
 state is never touched by the child. A :class:`Clock` shares one budget
 between several such calls (all the parts of one function, say).
 
+Each budgeted analysis of a function (its polyhedral model, its
+dependences, ``auto_schedule``'s isl time) has its own limit, and a sequence
+of passes may pay them again after every change: a function's *pool*
+(:func:`function_budget`) bounds what they spend together beyond
+:data:`CHEAP_SECONDS` each, so that a long sequence of passes on code that
+is costly to analyse degrades to the coarse (sound) answers instead of
+running for minutes.
+
 Where ``os.fork`` does not exist the function is called directly, with no
 limit.
 """
@@ -24,12 +32,54 @@ import pickle
 import select
 import signal
 import time
-from collections.abc import Callable
-from typing import TypeVar
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["Clock", "DeadlineExceeded", "run_with_deadline"]
+__all__ = ["Clock", "DeadlineExceeded", "function_budget", "run_with_deadline"]
+
+#: seconds of budgeted analysis one function may spend beyond :data:`CHEAP_SECONDS` per
+#: analysis, over every pass applied to it in one workspace
+POOL_SECONDS = 12.0
+#: seconds of an analysis never charged to its function's pool (no corpus analysis takes them)
+CHEAP_SECONDS = 1.0
+#: seconds an analysis still gets once its function's pool is spent
+FLOOR_SECONDS = 0.5
+
+#: workspace -> function name -> seconds charged to its pool
+_spent: weakref.WeakKeyDictionary[Any, dict[str, float]] = weakref.WeakKeyDictionary()
+
+
+@contextmanager
+def function_budget(module: Any, seconds: float) -> Iterator[float]:
+    """The seconds an analysis of ``module`` (a function) may take, at most ``seconds``.
+
+    Less when the function's pool (:data:`POOL_SECONDS`) is running out,
+    never less than :data:`FLOOR_SECONDS`. On leaving the block, the time
+    taken beyond :data:`CHEAP_SECONDS` is charged to the pool::
+
+        with function_budget(module, MODEL_SECONDS) as seconds:
+            deadline = time.monotonic() + seconds
+            ...
+    """
+    try:
+        spent = _spent.setdefault(module.ws, {})
+    except TypeError:  # not weakly referable (a stand-in in a test): no pool
+        yield seconds
+        return
+    left = POOL_SECONDS - spent.get(module.name, 0.0)
+    granted = min(seconds, max(FLOOR_SECONDS, left + CHEAP_SECONDS))
+    start = time.monotonic()
+    try:
+        yield granted
+    finally:
+        excess = time.monotonic() - start - CHEAP_SECONDS
+        if excess > 0:
+            spent[module.name] = spent.get(module.name, 0.0) + excess
+
 
 
 class DeadlineExceeded(Exception):

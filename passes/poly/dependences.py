@@ -48,6 +48,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from passman import Loop, Module, analysis
+from passman.deadline import function_budget
 from passman.lazy import LazyAttribute
 
 from ..cfacts.names import where
@@ -599,8 +600,9 @@ def dependences(module: Module) -> Dependences:
     """
     scops: Scops = module.resource("scops")
     deps: list[Dependence] = []
-    deadline = time.monotonic() + FUNCTION_SECONDS
-    for part in scops:
-        deps.extend(scop_dependences(part, deadline))
+    with function_budget(module, FUNCTION_SECONDS) as seconds:
+        deadline = time.monotonic() + seconds
+        for part in scops:
+            deps.extend(scop_dependences(part, deadline))
     return Dependences(module.name, scops, tuple(deps), _graph(deps, scops))
 

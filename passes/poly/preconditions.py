@@ -30,6 +30,7 @@ at call sites (the FIR example's ``0<=i<=n-k``).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -38,6 +39,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import Module, analysis
+from passman.deadline import function_budget
 from passman.lazy import LazyAttribute
 
 from ..analysis.references import CONTROL, statements, substatements
@@ -77,8 +79,18 @@ def _join(a: isl.Set, b: isl.Set) -> isl.Set:
     return u
 
 
+#: seconds the preconditions of one function may take; past them no statement has any (the
+#: universe: sound, nothing known), as in a function too costly to analyse (tiled code)
+FUNCTION_SECONDS = 4.0
+
+
+class _TooCostly(Exception):
+    """The function's preconditions took longer than they may."""
+
+
 class _Analysis:
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, seconds: float = FUNCTION_SECONDS):
+        self.deadline = time.monotonic() + seconds
         self.f = function_facts(module)
         self.table: dict[int, tuple[c_ast.Node, isl.Set]] = {}
         self._modified: dict[int, set[str]] = {}
@@ -166,6 +178,8 @@ class _Analysis:
         return p
 
     def stmt(self, s: c_ast.Node, p: isl.Set) -> isl.Set:
+        if time.monotonic() > self.deadline:
+            raise _TooCostly
         f = self.f
         if isinstance(s, c_ast.Label) and s.name in self.f.goto_targets:
             p = self.forget(_join(p, self.entry), self.function_modified)
@@ -359,11 +373,15 @@ def preconditions(module: Module) -> Preconditions:
 def specialised_preconditions(module: Module, consts: Mapping[str, int]) -> Preconditions:
     """The preconditions of ``module`` when its entry also fixes integer formals (isl names) to
     constants (a callee's summary specialised for a call site's constant actuals)."""
-    an = _Analysis(module)
-    b = an.builder()
-    for name, v in consts.items():
-        an.entry = an.entry.intersect(b.param(name).eq_set(b.const(v)).params())
-    an.stmt(module.ast.body, an.entry)
+    with function_budget(module, FUNCTION_SECONDS) as seconds:
+        an = _Analysis(module, seconds)
+        b = an.builder()
+        for name, v in consts.items():
+            an.entry = an.entry.intersect(b.param(name).eq_set(b.const(v)).params())
+        try:
+            an.stmt(module.ast.body, an.entry)
+        except _TooCostly:  # a loop's invariant may be half computed: keep nothing
+            an.table.clear()
     f = an.f
     names = {f.isl_name(d): d.name for d in an._all_decls() if getattr(d, "name", None)}
     return Preconditions(module.name, MappingProxyType(an.table), MappingProxyType(names), an.entry)

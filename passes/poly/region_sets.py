@@ -106,6 +106,11 @@ def _late() -> bool:
     return bool(_ends) and time.monotonic() > _ends[-1]
 
 
+def late() -> bool:
+    """Whether the :func:`time_limit` in force is spent (the analyses then answer coarsely)."""
+    return _late()
+
+
 #: hulls already computed, by the text of the set (analyses of one function meet the same
 #: union many times: 15 times one 0.4 s hull in fuzz case timeout_39bc0ad2)
 _HULLS: dict[str, isl.Set] = {}
@@ -288,11 +293,22 @@ def project(r: Reg, name: str, domain: isl.Set, domain_exact: bool) -> Reg:
     ``domain`` is a parameter set; the under-approximation survives when
     every value in ``domain`` certainly occurs (``domain_exact``).
     """
+    if _late():  # past the time limit: forget what involves ``name`` (no projection), none surely
+        o = _forget_param(r.over, name)
+        return Reg(o, isl.Set.empty(o.get_space()), False, r.pieces)
     o = project_out_params(r.over.intersect_params(domain), [name]).coalesce()
     if domain_exact:
         u = project_out_params(r.under.intersect_params(domain), [name])
         return convex(Reg(o, u, r.exact, r.pieces))
     return convex(Reg(o, isl.Set.empty(o.get_space()), False, r.pieces))
+
+
+def _forget_param(s: isl.Set, name: str) -> isl.Set:
+    """A superset of ``s`` that does not involve parameter ``name`` (its constraints dropped)."""
+    k = s.find_dim_by_name(_DT.param, name)
+    if k < 0:
+        return s
+    return s.drop_constraints_involving_dims(_DT.param, k, 1).project_out(_DT.param, k, 1)
 
 
 def substitute(r: Reg, name: str, value: isl.PwAff, tmp: str = "__post") -> Reg:

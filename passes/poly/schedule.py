@@ -43,7 +43,7 @@ from typing import Literal, get_args
 import islpy as isl
 
 from passman import Module, PassFailed, transformation
-from passman.deadline import Clock, DeadlineExceeded, run_with_deadline
+from passman.deadline import Clock, DeadlineExceeded, function_budget, run_with_deadline
 
 from .affine import ctx, operation_budget, out_of_operations
 from .dependences import Dependence, Dependences
@@ -371,21 +371,22 @@ def auto_schedule(
         raise PassFailed(f"{module.name}: no static control part")
     reasons: list[str] = []
     done = 0
-    clock = Clock(FUNCTION_SECONDS)
-    for part in reversed(parts):  # later parts first: earlier parts' nodes keep their places
-        why = part_problem(part)
-        if why is None:
-            if clock.expired():
-                why = (f"{part.where}: the function's {FUNCTION_SECONDS:.0f} s for isl are spent; "
-                       "the part is left as it is")
-            else:
-                choice = choose_time_tiling(module, part, deps, time_tiling, time_tiling_schedule, cache_size)
-                why = _reschedule(
-                    module, part, deps, fusion, options, force_wavefront, cache_size, clock, choice
-                )
-            done += why is None
-        if why is not None:
-            reasons.append(why)
+    with function_budget(module, FUNCTION_SECONDS) as seconds:
+        clock = Clock(seconds)
+        for part in reversed(parts):  # later parts first: earlier parts' nodes keep their places
+            why = part_problem(part)
+            if why is None:
+                if clock.expired():
+                    why = (f"{part.where}: the function's {seconds:.0f} s for isl are spent; "
+                           "the part is left as it is")
+                else:
+                    choice = choose_time_tiling(module, part, deps, time_tiling, time_tiling_schedule, cache_size)
+                    why = _reschedule(
+                        module, part, deps, fusion, options, force_wavefront, cache_size, clock, choice
+                    )
+                done += why is None
+            if why is not None:
+                reasons.append(why)
     if not done:
         raise PassFailed(f"{module.name}: no part rescheduled: " + "; ".join(reversed(reasons)))
 

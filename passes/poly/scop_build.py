@@ -21,6 +21,7 @@ from pycparser import c_ast
 
 from passman import Module, analysis
 from passman.astutil import walk
+from passman.deadline import function_budget
 from passman.lazy import LazyAttribute
 
 from ..cfacts.loops import for_header
@@ -98,10 +99,11 @@ def block_items(stmt: c_ast.Node | None) -> list[c_ast.Node]:
 class Extractor:
     """Finds the SCoPs of one function."""
 
-    def __init__(self, module: Module):
+    def __init__(self, module: Module, seconds: float = MODEL_SECONDS):
         self.module = module
         self.facts = function_facts(module)
-        self.deadline = time.monotonic() + MODEL_SECONDS
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
         self.parts: list[Scop] = []
         self.reasons: dict[str, str] = {}
         self.n_statements = 0
@@ -487,7 +489,7 @@ class _Builder:
 
     def loop(self, it: _Item, loops, dom, conditional, positions) -> None:
         if time.monotonic() > self.ex.deadline:
-            raise NotStatic(f"{where(it.stmt)}: modelling the function's parts took over {MODEL_SECONDS:g} s "
+            raise NotStatic(f"{where(it.stmt)}: modelling the function's parts took over {self.ex.seconds:g} s "
                             "(too costly to analyse exactly)")
         h = it.header
         d = len(loops)
@@ -628,6 +630,7 @@ def scops(module: Module) -> Scops:
     After:  ``// SCoP 0 of f: parameters [n]`` / ``// S0[i]: {0<=i<=n-1} order (0, 0)``
             ``//   reads: b[i + 1]`` / ``//   writes: a[i]``
     """
-    ex = Extractor(module)
-    ex.block(block_items(module.ast.body))
+    with function_budget(module, MODEL_SECONDS) as seconds:
+        ex = Extractor(module, seconds)
+        ex.block(block_items(module.ast.body))
     return Scops(module.name, tuple(ex.parts), MappingProxyType(dict(ex.reasons)))
