@@ -43,7 +43,7 @@ __all__ = ["Clock", "DeadlineExceeded", "function_budget", "run_with_deadline"]
 
 #: seconds of budgeted analysis one function may spend beyond :data:`CHEAP_SECONDS` per
 #: analysis, over every pass applied to it in one workspace
-POOL_SECONDS = 12.0
+POOL_SECONDS = 8.0
 #: seconds of an analysis never charged to its function's pool (no corpus analysis takes them)
 CHEAP_SECONDS = 1.0
 #: seconds an analysis still gets once its function's pool is spent

@@ -379,7 +379,7 @@ SLOW_CASES = {"timeout_dual_hull", "timeout_dual_hull_cost", "timeout_shared_ter
               "timeout_scalar_hulls", "timeout_flow_budget", "timeout_isl_hull_budget",
               "timeout_stencil_task_directions", "timeout_stencil_wavefront_dependences",
               "timeout_tiled_init_dependences", "timeout_slow_scheduler_policies",
-              "timeout_analyses_of_tiled_code"}
+              "timeout_analyses_of_tiled_code", "timeout_region_analyses_pool"}
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, id=p.stem, marks=pytest.mark.slow if p.stem in SLOW_CASES else ())

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pycparser import c_ast
 
-from passman.astutil import copy_node, transform, walk
+from passman.astutil import copy_node, parent_map, transform, walk
 
 
 def where(node: c_ast.Node) -> str:
@@ -262,6 +262,34 @@ def statement_lists(root: c_ast.Node) -> list[list[c_ast.Node]]:
         elif isinstance(n, (c_ast.Case, c_ast.Default)) and n.stmts is not None:
             out.append(n.stmts)
     return out
+
+def visible_names(func: c_ast.FuncDef, node: c_ast.Node, ext: Iterable[c_ast.Node]) -> set[str]:
+    """The names an expression written right before ``node`` (inside ``func``) may use.
+
+    The file scope, the function's parameters, and the declarations of the
+    enclosing blocks before ``node`` (``for`` headers included).
+    """
+    parents = parent_map(func)
+    names = set(file_scope(ext))
+    fdecl = func.decl.type
+    if isinstance(fdecl, c_ast.FuncDecl) and fdecl.args is not None:
+        names |= {p.name for p in fdecl.args.params if getattr(p, "name", None)}
+    child = node
+    while id(child) in parents:
+        up = parents[id(child)]
+        if isinstance(up, c_ast.Compound):
+            for item in up.block_items or []:
+                if item is child:
+                    break
+                if isinstance(item, c_ast.Decl) and item.name:
+                    names.add(item.name)
+                elif isinstance(item, c_ast.DeclList):
+                    names |= {d.name for d in item.decls if d.name}
+        elif isinstance(up, c_ast.For) and isinstance(up.init, c_ast.DeclList):
+            names |= {d.name for d in up.init.decls if d.name}
+        child = up
+    return names
+
 
 def names_in_scope(func: c_ast.Node, ext: Iterable[c_ast.Node]) -> set[str]:
     """The names a new local of ``func`` must avoid: every name in ``func`` and every file-scope name."""

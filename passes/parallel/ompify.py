@@ -31,7 +31,7 @@ from passman import Loop, Module, PassFailed, transformation
 from passman.astutil import conjunction, copy_node, walk
 
 from ..cfacts.control import user_labels
-from ..cfacts.names import where
+from ..cfacts.names import visible_names, where
 from ..cfacts.sideeffects import variables
 from .marker import (
     ParallelMarker,
@@ -190,6 +190,9 @@ def ompify_code(module: Module, collapse: bool = True) -> None:
         if pragma is None:  # collapsed into its parent meanwhile
             continue
         m, why = _proven(loop, ParallelMarker.parse(pragma.string))
+        if m is not None and m.condition:
+            why = _stale_condition(module, loop, m.condition)
+            m = None if why else m
         if m is None:
             module.ws.warn(f"{why}: no OpenMP pragma")
             remove_marker(loop)
@@ -261,6 +264,25 @@ def _stack_guard(m: ParallelMarker) -> c_ast.Node | None:
 
 def _constant_length(text: str) -> bool:
     return section_size(f"x[0:{text}]") is not None
+
+
+def _stale_condition(module: Module, loop: Loop, condition: str) -> str:
+    """Why the marker's run-time test cannot stand before the loop ("" when it can).
+
+    A transformation since the loop was marked may have renamed what the
+    test reads (``loop_normalize``: ``j_t`` became ``8 * j_t_n`` in the code,
+    not in the pragma's text): then the loop keeps no pragma (it was not
+    worth one at every size) rather than a test that does not compile.
+    """
+    try:
+        names = {n.name for n in walk(_expression(condition)) if isinstance(n, c_ast.ID)}
+    except c_parser.ParseError:
+        return f"{where(loop.node)}: loop {loop.label} of {module.name}: its run-time test {condition} does not parse"
+    unknown = names - visible_names(module.ast, loop.node, module.cu.ast.ext)
+    if unknown:
+        return (f"{where(loop.node)}: loop {loop.label} of {module.name}: its run-time test {condition} "
+                f"reads {', '.join(sorted(unknown))}, not declared there (renamed since the loop was marked)")
+    return ""
 
 
 def _expression(text: str) -> c_ast.Node:

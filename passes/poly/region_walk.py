@@ -22,6 +22,7 @@ from pycparser import c_ast
 
 from passman import Module
 from passman.astutil import walk
+from passman.deadline import function_budget
 from passman.lazy import LazyAttribute
 
 from ..analysis.references import Ref, call_sites
@@ -176,7 +177,7 @@ class Walker:
         for d in self.f.names.decls:
             if variable_decl(d) and d.name:
                 self.names.setdefault(self.f.isl_name(d), d.name)
-        with rs.time_limit():
+        with function_budget(self.module, rs.REGION_SECONDS) as seconds, rs.time_limit(seconds):
             self.stmt(self.f.func.body)
         for k in list(self.f._by_isl):
             self.names.setdefault(k, self.f.c_name(k))
@@ -591,7 +592,7 @@ class Walker:
     def out_regions(self) -> dict[int, tuple[c_ast.Node, dict[str, rs.Reg]]]:
         """OUT regions of every statement (see :mod:`.region_out`)."""
 
-        with rs.time_limit():
+        with function_budget(self.module, rs.REGION_SECONDS) as seconds, rs.time_limit(seconds):
             return out_regions(self)
     def summary(self, modes: tuple[str, ...] = ("R", "W")):
 
