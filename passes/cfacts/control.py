@@ -69,8 +69,8 @@ def user_labels(root: c_ast.Node, generated: Iterable[str]) -> list[c_ast.Label]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def pragma_names(pragma: c_ast.Pragma) -> set[str]:
-    """Every identifier of a ``#pragma``'s text: the variables its clauses may read.
+def pragma_names(pragma: c_ast.Pragma | str) -> set[str]:
+    """Every identifier of a ``#pragma``'s text (or of the text itself): the variables its clauses may read.
 
     Clause expressions (``if(n > 100)``, ``num_threads(p)``, a marker's
     ``version((long)(m - 2) * 2 >= 100000)``, ``firstprivate(x)``) are C
@@ -78,7 +78,7 @@ def pragma_names(pragma: c_ast.Pragma) -> set[str]:
     they name is read there (directive and clause words are names too, an
     over-approximation, the safe side for liveness and unused declarations).
     """
-    text = pragma.string if isinstance(pragma.string, str) else ""
+    text = pragma if isinstance(pragma, str) else pragma.string if isinstance(pragma.string, str) else ""
     return set(_IDENTIFIER.findall(text))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -311,9 +310,8 @@ def _check_pragma_locals(func: c_ast.FuncDef, stmt: c_ast.Node, pragmas: list[c_
 def _check_pragmas(pragmas: list[c_ast.Pragma], params: list[Parameter], fail) -> None:
     """Refuse pragmas naming a variable that becomes a pointer (``reduction(+:s)``)."""
     for p in params:
-        word = re.compile(rf"\b{re.escape(p.decl.name)}\b")
         for pr in pragmas:
-            if p.mode == "pointer" and word.search(pr.string):
+            if p.mode == "pointer" and p.decl.name in pragma_names(pr):
                 raise fail(f"'#pragma {pr.string}' names {p.decl.name}, which would be passed by pointer")
 
 

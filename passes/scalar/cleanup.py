@@ -9,8 +9,6 @@ apply to.
 
 from __future__ import annotations
 
-import re
-
 from pycparser import c_ast
 
 from passman import Loop, Module, PassFailed, PassmanError, transformation
@@ -689,7 +687,7 @@ class _Hoister:
         count = sum(1 for w in self.writes if w.base is not None and fn.decl(w.base) is t)
         if count != (0 if decl_item else 1):
             why = f"{name} is written more than once in the loop"
-        elif any(re.search(rf"\b{re.escape(name)}\b", p) for p in self.loop.pragma):
+        elif any(name in pragma_names(p) for p in self.loop.pragma):
             why = f"{name} is named in the loop's pragma"
         elif not decl_item and id(t) in self.inside:
             why = f"{name} is declared in the loop"
