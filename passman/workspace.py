@@ -150,13 +150,13 @@ class _Transaction:
         return bool(changed_modules) or structural
 
 
-
 def _check_scope(info: PassInfo, target: Any) -> None:
     """Refuse (InvalidInput) a pass on a target of another scope (``outline`` on a loop)."""
     want = next((scope for cls, scope in ((Module, "module"), (Loop, "loop"), (CompilationUnit, "unit"))
                  if isinstance(target, cls)), "program")
     if info.scope != want and not (info.kind == "analysis" and want == "loop" and info.scope == "module"):
         raise InvalidInput(f"error: pass {info.name} applies to a {info.scope}, not to a {want}")
+
 
 class Workspace:
     """A C program under transformation.

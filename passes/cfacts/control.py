@@ -78,8 +78,8 @@ def pragma_names(pragma: c_ast.Pragma | str) -> set[str]:
     they name is read there (directive and clause words are names too, an
     over-approximation, the safe side for liveness and unused declarations).
     """
-    text = pragma if isinstance(pragma, str) else pragma.string if isinstance(pragma.string, str) else ""
-    return set(_IDENTIFIER.findall(text))
+    text = pragma if isinstance(pragma, str) else pragma.string
+    return set(_IDENTIFIER.findall(text)) if isinstance(text, str) else set()
 
 
 def pragmas_before(parent: c_ast.Node, stmt: c_ast.Node) -> list[c_ast.Pragma]:

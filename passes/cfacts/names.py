@@ -263,6 +263,7 @@ def statement_lists(root: c_ast.Node) -> list[list[c_ast.Node]]:
             out.append(n.stmts)
     return out
 
+
 def visible_names(func: c_ast.FuncDef, node: c_ast.Node, ext: Iterable[c_ast.Node]) -> set[str]:
     """The names an expression written right before ``node`` (inside ``func``) may use.
 

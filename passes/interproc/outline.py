@@ -262,9 +262,9 @@ def outline(module: Module, label: str = "", name: str = "") -> None:
 
     parent = parent_map(func)[id(stmt)]
     pragmas = pragmas_before(parent, stmt)
-    _check_pragmas(pragmas + [n for n in walk(stmt) if isinstance(n, c_ast.Pragma)], params, fail)
-    _check_pragma_locals(func, stmt, pragmas + [n for n in walk(stmt) if isinstance(n, c_ast.Pragma)],
-                         params, fail)  # fmt: skip
+    moved_pragmas = pragmas + [n for n in walk(stmt) if isinstance(n, c_ast.Pragma)]
+    _check_pragmas(moved_pragmas, params, fail)
+    _check_pragma_locals(func, stmt, moved_pragmas, params, fail)
     by_pointer = {id(p.decl) for p in params if p.mode == "pointer"}
     derefs = {id(u) for u in walk(stmt) if isinstance(u, c_ast.ID) and id(table.decl_of(u)) in by_pointer}
     detach_pragmas(parent, stmt)

@@ -102,13 +102,9 @@ def time_limit(seconds: float = REGION_SECONDS) -> Iterator[None]:
         _ends.pop()
 
 
-def _late() -> bool:
-    return bool(_ends) and time.monotonic() > _ends[-1]
-
-
 def late() -> bool:
     """Whether the :func:`time_limit` in force is spent (the analyses then answer coarsely)."""
-    return _late()
+    return bool(_ends) and time.monotonic() > _ends[-1]
 
 
 #: hulls already computed, by the text of the set (analyses of one function meet the same
@@ -136,7 +132,7 @@ def _hull(s: isl.Set) -> tuple[isl.Set, bool]:
     if s.n_basic_set() <= 1:
         return s, True
     src = s.remove_divs() if s.involves_locals() else s
-    if _late() or src.n_basic_set() > MAX_HULL_PIECES or src.dim(_DT.set) == 0 or hard(src):
+    if late() or src.n_basic_set() > MAX_HULL_PIECES or src.dim(_DT.set) == 0 or hard(src):
         return isl.Set.from_basic_set(src.simple_hull()).coalesce(), False
     key = str(src)
     if key not in _HULLS:
@@ -193,7 +189,7 @@ def convex(r: Reg) -> Reg:
 
 def _pieces(s: isl.Set, pieces: int) -> tuple[isl.Set, bool]:
     """``(s, True)`` when ``s`` has at most ``pieces`` convex pieces, else its hull (:func:`_hull`)."""
-    if pieces > 1 and not _late():
+    if pieces > 1 and not late():
         c = s.coalesce()
         if c.n_basic_set() <= pieces:
             return c, True
@@ -230,7 +226,7 @@ def minus(a: Reg, b: Reg, hull: bool = True) -> Reg:
     ``hull=False`` keeps the difference exact (possibly not convex), for a
     caller that projects before making it convex (a loop's IN regions).
     """
-    if _late():  # past the time limit: all of ``a`` may remain, none of it surely
+    if late():  # past the time limit: all of ``a`` may remain, none of it surely
         return convex(Reg(a.over, isl.Set.empty(a.under.get_space()), False, a.pieces))
     o, o_exact = _difference(a.over, b.under, over=True)
     u, u_exact = _difference(a.under, b.over, over=False)
@@ -293,7 +289,7 @@ def project(r: Reg, name: str, domain: isl.Set, domain_exact: bool) -> Reg:
     ``domain`` is a parameter set; the under-approximation survives when
     every value in ``domain`` certainly occurs (``domain_exact``).
     """
-    if _late():  # past the time limit: forget what involves ``name`` (no projection), none surely
+    if late():  # past the time limit: forget what involves ``name`` (no projection), none surely
         o = _forget_param(r.over, name)
         return Reg(o, isl.Set.empty(o.get_space()), False, r.pieces)
     o = project_out_params(r.over.intersect_params(domain), [name]).coalesce()

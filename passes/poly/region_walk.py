@@ -481,10 +481,9 @@ class Walker:
         if hit is not None:
             return hit
         f = self.f
-        header = for_header(s, f.names)
+        # past the time limit: a loop over unknown iterations (sound, coarse)
+        header = None if rs.late() else for_header(s, f.names)
         info = _LoopInfo(None, None, False, f.int_writes(s))
-        if rs.late():  # past the time limit: a loop over unknown iterations (sound, coarse)
-            header = None
         if header is not None and f.is_int_scalar(header[0]) and id(header[0]) not in f.address_taken:
             decl, lb, step = header
             name = f.isl_name(decl)

@@ -96,6 +96,7 @@ EXPLORE_SECONDS = 2.0
 class SchedulerTimeout(PassFailed):
     """isl's scheduler ran out of time (not: found no schedule) on a part."""
 
+
 #: isl scheduler options per fusion policy
 _FUSION_OPTIONS = {
     "smart": {"serialize_sccs": 0, "whole_component": 0, "outer_coincidence": 1},
