@@ -156,6 +156,20 @@ def test_time_loops_of_parallel_steps_are_left_to_the_coarse_grain_path(name):
     assert module.code == before
 
 
+def test_a_slow_scheduler_leaves_the_time_loop_to_the_coarse_grain_path_too(monkeypatch):
+    """Which fusion policies isl explores depends on its speed (EXPLORE_SECONDS); whether a
+    stencil goes to the coarse-grain path must not (CI, loaded, once rescheduled heat-3d)."""
+    from passman.passes.poly import schedule
+
+    monkeypatch.setattr(schedule, "EXPLORE_SECONDS", 0.0)  # keep the first schedule found
+    ws = Workspace(str(CORPUS / "heat_3d.c"))
+    module = ws["kernel_heat_3d"]
+    before = module.code
+    with pytest.raises(PassFailed, match="3-deep nests: left to the coarse-grain path"):
+        module.auto_schedule(time_tiling="off")
+    assert module.code == before
+
+
 def sized(write_c, name: str, **defines: int):
     """The corpus program ``name`` with its ``#define`` sizes replaced (written to tmp_path)."""
     text = (CORPUS / f"{name}.c").read_text()

@@ -259,14 +259,16 @@ def _reschedule(
             return None
         except PassFailed:
             pass  # e.g. no diamond: the dependences of the step forbid it
+    if not force_wavefront:
+        # decided before isl runs: which of its fusion policies is explored depends on how
+        # fast it is (EXPLORE_SECONDS), and a stencil's fate must not depend on the machine's load
+        steps = time_tiling_pays(module, part, deps, cache_size)
+        if steps is not None:
+            return steps
     try:
         sched, report = schedule_part(part, part_deps, fusion, options, clock)
     except PassFailed as err:
         return str(err)
-    if not (force_wavefront or not report.wavefronts):
-        steps = time_tiling_pays(module, part, deps, cache_size)
-        if steps is not None:
-            return steps
     if not (report.tiled or report.parallel) and same_order(part, sched):
         return f"{part.where}: nothing to improve (no tile, no parallel loop, same order)"
     try:
