@@ -64,7 +64,6 @@ class TreeReport:
 
     tiled: int = 0
     parallel: int = 0
-    wavefronts: int = 0
     simd: int = 0
     #: statement name -> [under a parallel loop, minus the sequential loops above it,
     #: its tiled loops, minus the tiled loops it does not vary along (guards in point loops)]
@@ -336,7 +335,6 @@ def _process_band(
             marked = True
         elif not any(zero) and wave is not None and _is_parallel(wave, 0, validity):
             node = _mark(wave, options.pragma, report)
-            report.wavefronts += 1
             marked = True
     # the innermost point loop: omp simd when it carries nothing
     point = node.child(0)
