@@ -5,7 +5,9 @@ Run:  python benchmarks/bench_never_slower.py [--runs 7] [--only blur,gemm] [--t
 
 For each program of ``tests/corpus/*.c`` (at its own sizes, as the tests run
 it; ``blur.c`` is the 2-D blur whose 7-tap loop used to get a parallel region
-per pixel), the original is built with ``gcc -O3`` and the output of the
+per pixel) and of the real-world corpus ``tests/realworld/`` (its one-file
+programs, named ``realworld/NAME``, and the two-file PolyBench-like
+``realworld/polybench_gemm`` at its default dataset), the original is built with ``gcc -O3`` and the output of the
 ``openmp`` recipe with the OpenMP backend (``-O3 -fopenmp``); then the
 original and the OpenMP build at each ``OMP_NUM_THREADS`` run interleaved,
 ``--runs`` times, and the table gives the medians and the ratio
@@ -33,6 +35,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE.parent / "tests" / "corpus"
+REALWORLD = HERE.parent / "tests" / "realworld"
+POLYBENCH = REALWORLD / "polybench_gemm"
 TOLERANCE = 1.05
 
 FORK_JOIN_C = r"""
@@ -91,21 +95,31 @@ def fork_join(runs: int) -> int:
     return 0
 
 
-def build_original(src: Path, folder: Path) -> Path:
-    """``gcc -O3 src -lm``: the baseline binary."""
+def program(name: str) -> tuple[list[Path], list[str]]:
+    """The source files and preprocessor flags of a program of the table."""
+    if name == "realworld/polybench_gemm":
+        return [POLYBENCH / "gemm.c", POLYBENCH / "utilities" / "polybench.c"], [f"-I{POLYBENCH / 'utilities'}"]
+    if name.startswith("realworld/"):
+        return [REALWORLD / f"{name.split('/', 1)[1]}.c"], []
+    return [CORPUS / f"{name}.c"], []
+
+
+def build_original(files: list[Path], cppflags: list[str], folder: Path) -> Path:
+    """``gcc -O3 files -lm``: the baseline binary."""
     from passman.builder import BuildPlan, SourceFile, compile
 
-    plan = BuildPlan(sources=[SourceFile(src)], output="original", cflags=["-O3"], libs=["-lm"])
+    plan = BuildPlan(sources=[SourceFile(f) for f in files], output="original", cflags=["-O3"],
+                     cppflags=cppflags, libs=["-lm"])  # fmt: skip
     return compile(plan, folder).binary
 
 
-def build_openmp(src: Path, folder: Path) -> tuple[Path, int, float]:
-    """The ``openmp`` recipe on ``src`` built by the OpenMP backend; its pragmas and the recipe's seconds."""
+def build_openmp(files: list[Path], cppflags: list[str], folder: Path) -> tuple[Path, int, float]:
+    """The ``openmp`` recipe on ``files`` built by the OpenMP backend; its pragmas and the recipe's seconds."""
     from passman import Workspace
     from passman.recipe import load_recipe
 
     start = time.perf_counter()
-    ws = Workspace(src)
+    ws = Workspace(*files, cppflags=cppflags)
     load_recipe("openmp").main(ws)
     seconds = time.perf_counter() - start
     result = ws.build("openmp", folder, opt="-O3")
@@ -137,13 +151,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7, help="interleaved runs per configuration (median; default 7)")
     ap.add_argument("--repeat", type=int, default=5, help="program runs per timed batch (default 5)")
-    ap.add_argument("--only", default="", help="comma-separated program names (default: every tests/corpus/*.c)")
+    ap.add_argument("--only", default="", help="comma-separated program names (default: every tests/corpus/*.c, "
+                    "then realworld/NAME for tests/realworld/)")
     ap.add_argument("--threads", default="1,2", help="OMP_NUM_THREADS values (default 1,2)")
     ap.add_argument("--fork-join", action="store_true", help="measure the fork/join cost and exit")
     args = ap.parse_args(argv)
     if args.fork_join:
         return fork_join(max(args.runs, 5))
-    names = [n for n in args.only.split(",") if n] or sorted(p.stem for p in CORPUS.glob("*.c"))
+    names = [n for n in args.only.split(",") if n] or (
+        sorted(p.stem for p in CORPUS.glob("*.c"))
+        + sorted(f"realworld/{p.stem}" for p in REALWORLD.glob("*.c"))
+        + ["realworld/polybench_gemm"]
+    )
     threads = [int(t) for t in args.threads.split(",") if t]
     print(f"# {len(names)} programs, median of {args.runs} interleaved batches of {args.repeat} runs; "
           f"host: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}", file=sys.stderr)
@@ -155,11 +174,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="passman-never-slower-") as tmp:
         for name in names:
             folder = Path(tmp) / name
-            folder.mkdir()
-            src = CORPUS / f"{name}.c"
-            original = build_original(src, folder / "original")
+            folder.mkdir(parents=True)
+            files, cppflags = program(name)
+            original = build_original(files, cppflags, folder / "original")
             _, expect = timed(original, None, None, 1)
-            binary, pragmas, recipe_s = build_openmp(src, folder / "openmp")
+            binary, pragmas, recipe_s = build_openmp(files, cppflags, folder / "openmp")
             times: dict[str, list[float]] = {"original": [], **{f"omp{t}": [] for t in threads}}
             for _ in range(args.runs):  # interleaved: drifts of the machine hit every configuration alike
                 times["original"].append(timed(original, None, expect, args.repeat)[0])

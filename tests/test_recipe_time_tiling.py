@@ -1,9 +1,10 @@
 """The ``openmp`` recipe picks ``time_tile``'s stencil tilings (``auto_schedule``, issue 18 item 5).
 
 ``auto_schedule`` gives diamond time tiles to a time loop of parallel steps
-with enough work (:mod:`passman.passes.poly.time_tiling_choice`): OpenMP
-tasks when the data fit in the last-level cache (the corpus sizes), static
-fronts otherwise. Gauss-Seidel keeps isl's wavefront, gemm is untouched, a
+with enough work (:mod:`passman.passes.poly.time_tiling_choice`): static
+fronts when the data do not fit in the last-level cache; in it (the corpus
+sizes) OpenMP tasks for 1-D steps, the coarse-grain path for 2-D and 3-D
+ones. Gauss-Seidel gets skewed tiles with static fronts, gemm is untouched, a
 refusal of ``time_tile`` leaves the part to isl's path, and the properties
 ``auto_schedule_time_tiling`` / ``auto_schedule_time_tiling_schedule`` override
 the choice, from the command line too. The oracle is the original program's
@@ -25,7 +26,8 @@ from passman.recipe import load_recipe
 from passman.registry import REGISTRY, type_name
 from passman.testing import outputs_match, reference_output
 
-TASKED = ["jacobi_1d", "jacobi_2d", "jacobi_2d_9pt", "heat_3d", "fdtd_2d"]
+TASKED = ["jacobi_1d"]
+COARSE_IN_CACHE = ["jacobi_2d", "jacobi_2d_9pt", "heat_3d", "fdtd_2d"]
 
 
 @cache
@@ -59,10 +61,35 @@ def test_stencils_get_diamond_tasks_and_print_the_same(name, tmp_path):
     same_output(ws, name, tmp_path)
 
 
-def test_seidel_keeps_the_isl_wavefront(tmp_path):
+@pytest.mark.parametrize("name", COARSE_IN_CACHE)
+def test_deeper_steps_in_the_cache_take_the_coarse_grain_path(name, tmp_path):
+    ws = Workspace(str(CORPUS / f"{name}.c"))
+    load_recipe("openmp").main(ws, min_work=0, region_work=0)  # every parallel loop kept, however small
+    code = ws[f"kernel_{name}"].code
+    assert "omp task" not in code and "for (int c0" not in code, code  # no time tiles
+    assert "#pragma omp parallel for" in code, code  # the steps' loops, in parallel
+    same_output(ws, name, tmp_path)
+
+
+@pytest.mark.parametrize("name", COARSE_IN_CACHE)
+def test_deeper_steps_out_of_the_cache_get_static_diamond_fronts(name):
+    """A 1 KiB last-level cache: no data fit, static fronts of diamond tiles."""
+    ws = Workspace(str(CORPUS / f"{name}.c"))
+    ws[f"kernel_{name}"].auto_schedule(cache_size=1024, pragma="omp parallel for")
+    code = ws[f"kernel_{name}"].code
+    assert "omp task" not in code and "#pragma omp parallel for" in code and "for (int c0" in code, code
+    step = next(s for s in reversed(ws.history) if s.pass_name == "auto_schedule")
+    assert step.changed
+
+
+def test_seidel_gets_skewed_tiles_with_static_fronts(tmp_path):
     ws = recipe("seidel_2d")
     code = ws["kernel_seidel_2d"].code
     assert "omp task" not in code and "for (int c0" in code, code  # no diamond: not parallel steps
+    assert "#pragma omp parallel for" in code, code
+    plain = Workspace(str(CORPUS / "seidel_2d.c"))
+    plain["kernel_seidel_2d"].auto_schedule(time_tiling="off")
+    assert plain["kernel_seidel_2d"].code != ws["kernel_seidel_2d"].code  # not isl's wavefront
     same_output(ws, "seidel_2d", tmp_path)
 
 

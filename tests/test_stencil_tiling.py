@@ -17,12 +17,13 @@ Oracles:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import islpy as isl
 import pytest
 from conftest import CORPUS
-from passman.passes.poly import time_tiling
+from passman.passes.poly import tile_model, time_tiling
 from passman.passes.poly.hyperplanes import RowShape, find_row, violated
 from passman.passes.poly.tile_graph import (
     depend_clause,
@@ -171,6 +172,50 @@ def test_model_sizes_fit_the_cache_and_shrink_with_it():
     assert big.sizes[0] == big.sizes[1] and small.sizes[0] == small.sizes[1]
     assert big.footprint <= big.budget and small.footprint <= small.budget
     assert footprint(part, rows, small.sizes) < footprint(part, rows, big.sizes)
+
+
+def _sized(tmp_path: Path, name: str, sizes: dict[str, int]) -> Path:
+    text = (CORPUS / f"{name}.c").read_text()
+    for macro, value in sizes.items():
+        text, n = re.subn(rf"^(#define\s+{macro}\s+)\S+", rf"\g<1>{value}", text, count=1, flags=re.M)
+        assert n == 1, macro
+    path = tmp_path / f"{name}.c"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("name, sizes", [
+    ("jacobi_2d", {"TSTEPS": 50, "N": 3000}),
+    ("heat_3d", {"TSTEPS": 40, "N": 200}),
+])  # fmt: skip
+def test_model_keeps_the_unit_stride_rows_long(tmp_path, name, sizes):
+    """Innermost rows of at least MIN_INNER points; heat-3d's only fit the core's share of the L3."""
+    part, deps = _part(Workspace(_sized(tmp_path, name, sizes)), f"kernel_{name}")
+    _, rows = time_tiling.tiling_rows(part, deps, "diamond")
+    caches = Caches(32 << 10, 1 << 20, 32 << 20)
+    across = [4 * sizes["N"]] * len(rows)
+    got = choose_sizes(part, rows, caches=caches, tiles_across=across)
+    assert got.sizes[-1] >= tile_model.MIN_INNER, got
+    assert got.sizes[0] == got.sizes[1]
+    old = choose_sizes(part, rows, caches=Caches(32 << 10, 1 << 20, 0), tiles_across=across)
+    if name == "heat_3d":  # no long-row tile fits half the L2: without an L3, the short rows
+        assert old.sizes[-1] < tile_model.MIN_INNER and got.footprint > got.budget, (old, got)
+        assert got.footprint <= (32 << 20) // 4  # half the core's share of the L3, at 2 threads
+    else:
+        assert got.footprint <= got.budget
+
+
+def test_model_gives_gauss_seidel_short_rows_and_a_short_time_loop_small_time_tiles(tmp_path):
+    """seidel-2d: its j loop carries A[i][j-1] -> A[i][j] (chains: short rows); 10 steps: time tiles of 1-2."""
+    ws = Workspace(_sized(tmp_path, "seidel_2d", {"TSTEPS": 10, "N": 2000}))
+    assert time_tiling.inner_chain(_part(ws, "kernel_seidel_2d")[1])
+    kind, sizes = time_tiling.model_tile_sizes(ws["kernel_seidel_2d"])
+    assert kind == "skewed"
+    assert sizes[-1] in tile_model.CHAIN_CANDIDATES, sizes
+    assert sizes[0] <= 2, sizes  # at least 4 time tiles: fronts of 2 tiles per thread
+    jacobi = Workspace(CORPUS / "jacobi_2d.c")
+    assert not time_tiling.inner_chain(_part(jacobi, "kernel_jacobi_2d")[1])
+    assert time_tiling.model_tile_sizes(jacobi["kernel_jacobi_2d"])[1][-1] >= tile_model.MIN_INNER
 
 
 # ------------------------------------------------------------------------ differential

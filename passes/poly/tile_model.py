@@ -47,6 +47,22 @@ CACHE_FRACTION = 0.5
 MIN_TILES_PER_FRONT = 2
 #: candidate sizes of a row
 CANDIDATES = (8, 16, 32, 64, 128, 256, 512)
+#: candidate sizes of the innermost (unit-stride) row
+INNER_CANDIDATES = (32, 64, 128, 256, 512, 1024)
+#: candidate sizes of the innermost row when the innermost loop carries a dependence inside a
+#: time step (Gauss-Seidel's ``A[i][j-1]`` to ``A[i][j]``): each row of a tile is then a chain of
+#: dependent operations, and short rows let the chains of successive rows overlap in the core
+#: (seidel-2d, 2026-11-28: inner size 4 or 8, 0.12 s; 1024, 0.24 s; gcc -O3, 0.36 s)
+CHAIN_CANDIDATES = (4, 8)
+#: sizes added for a front row of few values (a time loop of a few steps)
+SMALL_CANDIDATES = (1, 2, 4)
+#: the rows whose tiles make a wavefront (the fronts are ``z0 + z1``): each needs
+#: :data:`MIN_TILES_PER_FRONT` tiles per thread, where its extent is known
+FRONT_ROWS = 2
+#: the least size of the innermost row (or its whole extent, if shorter): a tile's unit-stride
+#: rows long enough for vector loops and the prefetcher (2026-11-28, 100 sampled sizes:
+#: heat-3d at 16x16x16x32 ran 1.14x slower than with rows of 200; jacobi-2d at 128 1.05x)
+MIN_INNER = 256
 
 _SYSFS = Path("/sys/devices/system/cpu/cpu0/cache")
 
@@ -258,6 +274,17 @@ class SizeChoice:
     budget: int
 
 
+def _row_candidates(k: int, n: int, extent: float | None, many: bool, threads: int,
+                    chained: bool) -> tuple[int, ...]:  # fmt: skip
+    """The sizes tried for row ``k`` of ``n`` (its ``extent``: values it takes, when known)."""
+    if k == n - 1 and n > 1:
+        return CHAIN_CANDIDATES if chained else INNER_CANDIDATES  # the unit-stride row
+    out = CANDIDATES[1:5] if many else CANDIDATES
+    if k < FRONT_ROWS and extent is not None and extent < MIN_TILES_PER_FRONT * threads * out[0]:
+        out = SMALL_CANDIDATES + out  # a short row (a few time steps): small tiles keep fronts wide
+    return out
+
+
 def choose_sizes(
     scop: Scop,
     rows: Sequence[Row],
@@ -266,21 +293,26 @@ def choose_sizes(
     threads: int = 2,
     tiles_across: Sequence[float | None] = (),
     tied: Sequence[tuple[int, int]] = ((0, 1),),
+    chained: bool = False,
 ) -> SizeChoice:
     """The tile sizes of ``rows`` with the best reuse whose footprint fits (see the module docstring).
 
     ``tiles_across[k]``: the extent of row ``k`` (its values over the part,
     when known), to keep enough tiles per wavefront; ``tied``: rows that
-    get the same size (the two faces of a diamond).
+    get the same size (the two faces of a diamond); ``chained``: the
+    innermost loop carries a dependence inside a time step (Gauss-Seidel):
+    short innermost rows (:data:`CHAIN_CANDIDATES`) instead of long ones.
     """
     caches = caches or machine_caches()
     budget = int(caches.target() * CACHE_FRACTION)
     n = len(rows)
     free = [k for k in range(n) if not any(k == b for _, b in tied)]
-    scored: list[tuple[bool, SizeChoice]] = []  # (enough tiles per front, choice)
-    candidates = CANDIDATES if len(free) <= 2 else CANDIDATES[1:5]  # 3-D: 64 combinations, not 343
+    extents = list(tiles_across) + [None] * (n - len(tiles_across))
+    scored: list[tuple[bool, bool, SizeChoice]] = []  # (enough tiles per front, long inner row, choice)
+    many = len(free) > 2  # 3-D: fewer sizes for the middle rows
     measure = TileFootprint(scop)
-    for combo in itertools.product(candidates, repeat=len(free)):
+    options = [_row_candidates(k, n, extents[k], many, threads, chained) for k in free]
+    for combo in itertools.product(*options):
         sizes = [0] * n
         for k, s in zip(free, combo):
             sizes[k] = s
@@ -289,12 +321,22 @@ def choose_sizes(
         fp = measure(rows, sizes)
         if fp is None:
             continue
-        slack = all(e is None or e / s >= MIN_TILES_PER_FRONT * threads
-                    for e, s in zip(tiles_across, sizes))  # fmt: skip
-        scored.append((slack, SizeChoice(tuple(sizes), fp, instances(scop, rows, sizes) / max(fp, 1), budget)))
+        slack = all(extents[k] is None or extents[k] / sizes[k] >= MIN_TILES_PER_FRONT * threads
+                    for k in range(min(FRONT_ROWS, n)))  # fmt: skip
+        inner = extents[-1]
+        long_inner = chained or n < 2 or sizes[-1] >= min(MIN_INNER, inner if inner is not None else MIN_INNER)
+        choice = SizeChoice(tuple(sizes), fp, instances(scop, rows, sizes) / max(fp, 1), budget)
+        scored.append((slack, long_inner, choice))
     if not scored:
         return SizeChoice(tuple([32] * n), 0, 0.0, budget)
-    fits = [c for c in scored if c[1].footprint <= budget]
+    fits = [c for c in scored if c[2].footprint <= budget]
+    if not any(c[1] for c in fits) and caches.l3:
+        # no tile with long rows fits the core's cache: the core's share of the last level
+        # (heat-3d: 16x16x16x256, 2.2 MiB, ran as fast as the best of 100 sampled sizes)
+        shared = int(caches.l3 / max(threads, 1) * CACHE_FRACTION)
+        wider = [c for c in scored if c[1] and c[2].footprint <= shared]
+        if wider:
+            return max(wider, key=lambda c: (c[0], c[2].reuse, sum(c[2].sizes)))[2]
     if not fits:  # nothing fits: the smallest tile
-        return min(scored, key=lambda c: c[1].footprint)[1]
-    return max(fits, key=lambda c: (c[0], c[1].reuse, sum(c[1].sizes)))[1]
+        return min(scored, key=lambda c: c[2].footprint)[2]
+    return max(fits, key=lambda c: (c[0], c[1], c[2].reuse, sum(c[2].sizes)))[2]

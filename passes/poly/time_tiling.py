@@ -321,6 +321,46 @@ def _extents(module: Module, part: Scop, rows: Sequence[Row]) -> list[float | No
     return out
 
 
+def _model_sizes(
+    module: Module, part: Scop, kind: str, rows: Sequence[Row], cache_size: int,
+    deps: Sequence[Dependence] = (),
+) -> tuple[int, ...]:
+    """The tile model's sizes of ``rows`` (:func:`.tile_model.choose_sizes`; diamond faces tied)."""
+    caches = machine_caches()
+    if cache_size > 0:
+        caches = Caches(caches.l1, cache_size, caches.l3)
+    tied = ((0, 1),) if kind == "diamond" else ()
+    across = _extents(module, part, rows)
+    return choose_sizes(part, rows, caches=caches, tiles_across=across, tied=tied,
+                        chained=inner_chain(deps)).sizes  # fmt: skip
+
+
+def inner_chain(deps: Sequence[Dependence]) -> bool:
+    """Whether a dependence is carried by the innermost loop of a time step (Gauss-Seidel's ``j``)."""
+    return any(d.level >= 2 and d.level == len(d.loops) and d.loops[-1].node is d.sink_stmt.loops[-1].node
+               for d in deps if not d.relation.is_empty())  # fmt: skip
+
+
+def model_tile_sizes(
+    module: Module, shape: str = "auto", label: str = "", cache_size: int = 0
+) -> tuple[str, tuple[int, ...]]:
+    """The shape and the tile sizes ``time_tile(shape=shape)`` would use with no ``tile_sizes``; changes nothing.
+
+    For diamond, skewed and balanced rows (split and hybrid tiles have
+    their own model, :func:`.split_tiling.default_sizes`). What
+    ``benchmarks/bench_tile_model.py`` compares against sampled sizes.
+    """
+    check_options(module, shape, "tasks")
+    if shape in ("split", "hybrid"):
+        raise PassFailed(f"{module.name}: model_tile_sizes is for diamond, skewed and balanced rows, "
+                         f"not {shape}")  # fmt: skip
+    deps: Dependences = module.resource("dependences")
+    part = time_loop_part(module, label, deps)
+    part_deps = [d for d in deps.of_scop(part) if not d.relation.is_empty()]
+    kind, rows = tiling_rows(part, part_deps, shape)
+    return kind, _model_sizes(module, part, kind, rows, cache_size, part_deps)
+
+
 # ------------------------------------------------------------------------ the pass
 
 
@@ -420,12 +460,7 @@ def tile_part(
     if given:
         sizes = list((list(given) + [given[-1]] * len(rows))[: len(rows)])
     else:
-        caches = machine_caches()
-        if cache_size > 0:
-            caches = Caches(caches.l1, cache_size, caches.l3)
-        tied = ((0, 1),) if kind == "diamond" else ()
-        sizes = list(choose_sizes(part, rows, caches=caches, tiles_across=_extents(module, part, rows),
-                                  tied=tied).sizes)  # fmt: skip
+        sizes = list(_model_sizes(module, part, kind, rows, cache_size, part_deps))
     deltas: list[tuple[int, ...]] = []
     if schedule == "tasks":
         deltas = task_deltas(part, part_deps, tile_map(part, rows, sizes))

@@ -1,25 +1,31 @@
 """Which time loops ``auto_schedule`` gives time tiles (``time_tile``'s), and how: the models.
 
-Two questions per static control part, answered from the measurements of
-``benchmarks/results/stencils-2026-11-24.md`` (2 threads):
+Three questions per static control part, answered from the measurements of
+``benchmarks/results/stencils-2026-11-28.md`` (2 threads, a quiet host, the
+tile-size model of that day):
 
-1. Does ``time_tile`` pay? On a time loop of parallel steps (Jacobi 1-D/2-D,
+1. Does ``time_tile`` pay on a time loop of parallel steps (Jacobi 1-D/2-D,
    the 9-point Jacobi, heat-3d, FDTD-2d: :func:`parallel_time_steps`) with
-   enough work, yes: diamond tiles beat the coarse-grain path out of the
-   cache (static fronts 1.6-3.8x over gcc -O3, coarse grain 1.1-2.0x) and in
-   it (tasks 0.9-2.1x, coarse grain 0.04-0.3x, except FDTD: 1.7x against
-   2.0x). Gauss-Seidel's steps are not parallel: a diamond is illegal there
-   and the skewed tiles measured 0.89x of coarse grain, below
-   ``auto_schedule``'s own wavefront: it keeps that path.
-2. Static fronts or tasks? Tasks where the part's data fit in the
-   last-level cache (no barrier; 1.03-2.13x against 0.86-1.62x for static),
-   static fronts where they do not or their size is unknown (jacobi-2d 3.23x
-   against 2.63x, heat-3d 1.61x against 1.20x: the tasks' creation order
-   loses the streaming locality of a front).
+   enough work? Out of the last-level cache, always: diamond tiles with
+   static fronts ran 2.3-5.4x over gcc -O3 where the coarse-grain path ran
+   1.4-1.9x. In the cache, only for 1-D steps (jacobi-1d: tasks 1.8-2.1x,
+   coarse grain 1.2-1.6x: a fork/join per short step). 2-D and 3-D steps in
+   the cache stay on the coarse-grain path: diamond tiles tied or lost there
+   (jacobi-2d 1.71x static against 1.70x coarse, the 9-point 1.56x against
+   1.69x, FDTD 1.15x against 1.29x; tasks 1.0-1.3x).
+2. Static fronts or tasks? Static out of the cache (the tasks' creation
+   order loses the streaming locality of a front: jacobi-2d 2.8x against
+   4.9x), tasks in it (1-D: no barrier per front).
+3. A Gauss-Seidel step (in place, uniform dependences:
+   :func:`in_place_time_steps`) is not parallel: a diamond is illegal, and
+   skewed tiles with static fronts, with the model's short innermost rows,
+   ran 3.5-3.7x over gcc -O3 where ``auto_schedule``'s own wavefront ran
+   1.6-2.1x. LU-like parts keep that path.
 
 ``auto_schedule``'s properties ``time_tiling`` (``auto``, ``off``,
-``diamond``, ``skewed``) and ``time_tiling_schedule`` (``auto``, ``tasks``,
-``static``) override both answers. The older cache-fit model of
+``diamond``, ``skewed``, ...) and ``time_tiling_schedule`` (``auto``,
+``tasks``, ``static``) override these answers (a forced schedule also
+time-tiles 2-D and 3-D steps in the cache). The older cache-fit model of
 ``auto_schedule``'s own wavefront (:func:`time_tiling_pays`) still decides
 for the parts left to it (``time_tiling=off``, or ``time_tile`` refused).
 """
@@ -35,7 +41,7 @@ from passman import Module
 from ..cfacts.sideeffects import variables
 from .dependences import Dependence, Dependences
 from .footprint import box_size, cache_budget, data_footprint, known_parameters
-from .scop import Scop
+from .scop import Scop, ScopLoop
 from .time_tiling import time_loop_problem
 
 #: type of ``auto_schedule``'s property ``time_tiling`` (any other value is refused when set)
@@ -98,19 +104,45 @@ def choose_time_tiling(
     budget = cache_budget(cache_size)
     fits = size is not None and size <= budget
     data = f"{size / 2**20:.1f} MiB of data" if size is not None else "data of unknown size"
+    schedule_mode = schedule
     if schedule == "auto":
         schedule = "tasks" if fits else "static"
     where = "in" if fits else "out of"
     why = f"{data}, {where} the {budget / 2**20:.0f} MiB cache: {schedule}"
     if mode != "auto":
         return TimeTiling(mode, schedule, f"{part.where}: {mode} time tiles forced ({why})")
-    steps = parallel_time_steps(part, deps)
-    if steps is None:
-        return None  # Gauss-Seidel-like: auto_schedule's wavefront measured faster
     work = part_work(module, part)
     if work is not None and work < MIN_TIME_TILED_WORK:
         return None
+    steps = parallel_time_steps(part, deps)
+    if steps is None:
+        in_place = in_place_time_steps(part, deps)
+        if in_place is None:
+            return None  # LU-like steps: auto_schedule's own path
+        chosen = "static" if schedule_mode == "auto" else schedule
+        return TimeTiling("skewed", chosen, f"{in_place}: skewed time tiles ({data}: {chosen})")
+    depth = max(len(s.loops) for s in part.statements) - 1
+    if fits and depth > 1 and schedule_mode == "auto":
+        return None  # in the cache, 2-D and 3-D steps: the coarse-grain path is as fast
     return TimeTiling("diamond", schedule, f"{steps}: diamond time tiles ({why})")
+
+
+def _rectangular_time_loop(part: Scop) -> ScopLoop | None:
+    """The part's time loop when its statements all sit in it and in steps whose bounds do not use it."""
+    outer = {s.loops[0].node: s.loops[0] for s in part.statements if s.loops}
+    if len(outer) != 1 or len(part.statements) != sum(1 for s in part.statements if s.loops):
+        return None
+    (time,) = outer.values()
+    if time.label is None:
+        return None
+    for s in part.statements:
+        if len(s.loops) < 2:
+            return None  # a statement of the step outside its loops
+        for lp in s.loops[1:]:
+            bounds = [lp.node.init, lp.node.cond]
+            if any(v.name == time.var for b in bounds if b is not None for v in variables(b)):
+                return None
+    return time
 
 
 def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
@@ -123,23 +155,37 @@ def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
     steps have no parallel loop or shrinking ones, such a part gains from a
     wavefront of time tiles only through the cache (see :func:`time_tiling_pays`).
     """
-    outer = {s.loops[0].node: s.loops[0] for s in part.statements if s.loops}
-    if len(outer) != 1 or len(part.statements) != sum(1 for s in part.statements if s.loops):
-        return None
-    (time,) = outer.values()
-    if time.label is None or deps.is_parallel(time.label) is not False:
+    time = _rectangular_time_loop(part)
+    if time is None or deps.is_parallel(time.label) is not False:
         return None
     for s in part.statements:
-        if len(s.loops) < 2:
-            return None  # a statement of the step outside its loops
         step = s.loops[1]
         if step.label is None or not deps.is_parallel(step.label):
             return None
-        for lp in s.loops[1:]:
-            bounds = [lp.node.init, lp.node.cond]
-            if any(v.name == time.var for b in bounds if b is not None for v in variables(b)):
-                return None
     return f"{part.where}: loop {time.var} repeats steps whose loops are parallel as they are"
+
+
+def in_place_time_steps(part: Scop, deps: Dependences) -> str | None:
+    """Whether ``part`` is an in-place stencil (Gauss-Seidel): a description of it, else None.
+
+    A time loop of rectangular steps (as :func:`parallel_time_steps`) whose
+    steps are not parallel, and whose dependences all have constant
+    distances: the values of one step flow to the next points of the same
+    step. Skewed time tiles (the only shape legal there) run as tasks on the
+    tile dependence graph measured 1.25x faster than ``auto_schedule``'s own
+    wavefront out of the cache, as fast in it (seidel-2d, 2026-11-28).
+    LU, Cholesky or Floyd-Warshall (distances that depend on the iteration)
+    are not such parts.
+    """
+    time = _rectangular_time_loop(part)
+    if time is None or deps.is_parallel(time.label) is not False:
+        return None
+    if parallel_time_steps(part, deps) is not None:
+        return None
+    mine = [d for d in deps.of_scop(part) if not d.relation.is_empty()]
+    if not mine or not all(d.uniform for d in mine):
+        return None
+    return f"{part.where}: loop {time.var} repeats in-place steps of uniform dependences"
 
 
 #: the depth of the steps (loops inside the time loop) where time tiles measured faster
