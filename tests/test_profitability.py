@@ -346,6 +346,16 @@ def test_a_program_with_little_parallel_work_in_all_stays_sequential(write_c, tm
     assert got.stdout == reference_output([src]).stdout
 
 
+@pytest.mark.parametrize("team_ns, parallel", [("200000", True), ("5000000", False)])
+def test_the_program_rule_weighs_this_machines_thread_start_up(write_c, monkeypatch, team_ns, parallel):
+    """20 runs of the kernels: 6.9M statement executions pay for a 0.2 ms team start, not for a 5 ms one."""
+    monkeypatch.setenv("PASSMAN_TEAM_START_NS", team_ns)
+    src = write_c(TWO_KERNELS.replace("REPS", "20").replace("r < reps", "r < 20"))
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws, poly=False)
+    assert ("#pragma omp parallel" in ws["mv"].code) == parallel, ws["mv"].code
+
+
 def test_the_program_rule_needs_the_work_known_and_leaves_user_openmp_alone(write_c):
     unknown = Workspace(write_c(TWO_KERNELS.replace("int reps = REPS;", "int reps = argc;").replace(
         "r < reps", "r < reps * 1"), "u.c"))

@@ -613,21 +613,34 @@ def parallel_profitability(module: Module, min_work: int | None = None, region_w
 
 # ------------------------------------------------------------------------ the whole program
 
-#: nanoseconds the first parallel region of a run costs at two threads (creating the team),
-#: measured by ``python benchmarks/bench_never_slower.py --fork-join`` (2026-11-25: 120-220 us
-#: with OMP_WAIT_POLICY=passive; with libgomp's default spinning, 2-10 ms on this 2-core VM)
+#: nanoseconds the first parallel region of a run costs at two threads (creating the team) where
+#: nothing was measured: :func:`passman.machine.team_start_ns` measures it on the machine passman
+#: runs on (2026-11-25: 120-220 us with OMP_WAIT_POLICY=passive; with libgomp's default spinning,
+#: 2-10 ms on the project's 2-core VM)
 TEAM_START_NS = 200_000
 #: statement executions a program's parallel regions need together for its team to pay:
 #: at two threads they save half of it (2 * TEAM_START_NS / STATEMENT_NS: 1,000,000)
 PROGRAM_WORK = round(2 * TEAM_START_NS / STATEMENT_NS)
+#: the property's default: the threshold of this machine's measured team start-up
+MACHINE = -1
 
 PROGRAM_WORK_PROPERTY = register_property(
     "parallel_program_work",
     int,
-    PROGRAM_WORK,
+    MACHINE,
     "the OpenMP regions of a program must hold this much work together (statement executions in one run, "
-    "where it is known) to pay for starting its threads, or the program stays sequential (0: no such rule)",
+    "where it is known) to pay for starting its threads, or the program stays sequential (0: no such rule; "
+    "-1, the default: 2 x this machine's measured thread start-up / 0.4 ns, passman.machine)",
 )
+
+
+def program_work_threshold(value: int) -> int:
+    """The threshold a value of ``parallel_program_work`` means (-1: from this machine's team start-up)."""
+    if value >= 0:
+        return value
+    from passman.machine import team_start_ns
+
+    return round(2 * team_start_ns() / STATEMENT_NS)
 
 
 def _creates_threads(p: c_ast.Pragma) -> bool:
@@ -758,13 +771,14 @@ def sequential_program(ws, program_work: int | None = None) -> None:
     work. When the statement executions inside all the program's regions in
     one run are known (bounds that are constants, or parameters that every
     call passes the same constant) and are under ``program_work`` (property
-    ``parallel_program_work``, :data:`PROGRAM_WORK`), the OpenMP pragmas
+    ``parallel_program_work``; by default twice this machine's measured
+    thread start-up over :data:`STATEMENT_NS`, :mod:`passman.machine`), the OpenMP pragmas
     (``omp simd`` aside) are removed: what runs is what one thread ran.
 
     Refuses when the total is not known, when it pays, or when the user's
     program has OpenMP pragmas of its own.
     """
-    threshold = ws.props.parallel_program_work if program_work is None else program_work
+    threshold = program_work_threshold(ws.props.parallel_program_work if program_work is None else program_work)
     if threshold <= 0:
         raise PassFailed("sequential_program: parallel_program_work is 0 (no such rule)")
     if _user_openmp(ws):
