@@ -87,9 +87,14 @@ def test_seidel_gets_skewed_tiles_with_static_fronts(tmp_path):
     code = ws["kernel_seidel_2d"].code
     assert "omp task" not in code and "for (int c0" in code, code  # no diamond: not parallel steps
     assert "#pragma omp parallel for" in code, code
+    chosen = Workspace(str(CORPUS / "seidel_2d.c"))
+    chosen["kernel_seidel_2d"].auto_schedule()
+    forced = Workspace(str(CORPUS / "seidel_2d.c"))
+    forced["kernel_seidel_2d"].auto_schedule(time_tiling="skewed", time_tiling_schedule="static")
     plain = Workspace(str(CORPUS / "seidel_2d.c"))
     plain["kernel_seidel_2d"].auto_schedule(time_tiling="off")
-    assert plain["kernel_seidel_2d"].code != ws["kernel_seidel_2d"].code  # not isl's wavefront
+    assert chosen["kernel_seidel_2d"].code == forced["kernel_seidel_2d"].code  # time_tile's skewed tiles
+    assert plain["kernel_seidel_2d"].code != chosen["kernel_seidel_2d"].code  # not isl's wavefront
     same_output(ws, "seidel_2d", tmp_path)
 
 

@@ -169,7 +169,7 @@ def in_place_time_steps(part: Scop, deps: Dependences) -> str | None:
     """Whether ``part`` is an in-place stencil (Gauss-Seidel): a description of it, else None.
 
     A time loop of rectangular steps (as :func:`parallel_time_steps`) whose
-    steps are not parallel, and whose dependences all have constant
+    steps are not parallel, and whose direct dependences all have constant
     distances: the values of one step flow to the next points of the same
     step. Skewed time tiles (the only shape legal there) run as tasks on the
     tile dependence graph measured 1.25x faster than ``auto_schedule``'s own
@@ -182,7 +182,8 @@ def in_place_time_steps(part: Scop, deps: Dependences) -> str | None:
         return None
     if parallel_time_steps(part, deps) is not None:
         return None
-    mine = [d for d in deps.of_scop(part) if not d.relation.is_empty()]
+    # the direct (value-based, nearest) dependences: the memory-based ones are chains of them
+    mine = [d for d in deps.of_scop(part) if d.is_direct]
     if not mine or not all(d.uniform for d in mine):
         return None
     return f"{part.where}: loop {time.var} repeats in-place steps of uniform dependences"
