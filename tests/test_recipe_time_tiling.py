@@ -189,3 +189,24 @@ def test_an_enumerated_property_lists_its_choices():
     assert type_name(prop.type) == "auto|off|diamond|skewed|split|hybrid|balanced|trapezoid"
     assert prop.convert("skewed") == "skewed"
     assert REGISTRY.properties["auto_schedule_tile"].choices is None
+
+
+def test_in_place_stencils_are_told_from_other_time_loops():
+    """Gauss-Seidel-like parts (2-D in-place steps, uniform direct dependences) and no others."""
+    from passman.passes.poly.time_tiling_choice import in_place_time_steps
+
+    def verdict(name: str) -> str | None:
+        module = Workspace(str(CORPUS / f"{name}.c"))[f"kernel_{name}"]
+        return in_place_time_steps(module.resource("scops")[0], module.resource("dependences"))
+
+    assert "in-place steps of uniform dependences" in verdict("seidel_2d")
+    assert verdict("sor_2d") is not None
+    for other in ("lu", "cholesky", "floyd_warshall", "nussinov", "jacobi_2d", "heat_3d", "gemm"):
+        assert verdict(other) is None, other
+    wavefront = Workspace.from_code(
+        "void k(int n, double A[n][n], double B[n][n])\n{\n"
+        "    for (int i = 1; i < n; i++)\n        for (int j = 1; j < n; j++) {\n"
+        "            A[i][j] = A[i - 1][j] + B[i][j - 1];\n            B[i][j] = A[i][j] * 0.5;\n        }\n}\n",
+        "k.c")
+    part = wavefront["k"].resource("scops")[0]
+    assert in_place_time_steps(part, wavefront["k"].resource("dependences")) is None  # steps of one loop

@@ -168,8 +168,8 @@ def parallel_time_steps(part: Scop, deps: Dependences) -> str | None:
 def in_place_time_steps(part: Scop, deps: Dependences) -> str | None:
     """Whether ``part`` is an in-place stencil (Gauss-Seidel): a description of it, else None.
 
-    A time loop of rectangular steps (as :func:`parallel_time_steps`) whose
-    steps are not parallel, and whose direct dependences all have constant
+    A time loop of rectangular steps of two loops or more (as
+    :func:`parallel_time_steps`) whose steps are not parallel, and whose direct dependences all have constant
     distances: the values of one step flow to the next points of the same
     step. Skewed time tiles (the only shape legal there) run as tasks on the
     tile dependence graph measured 1.25x faster than ``auto_schedule``'s own
@@ -182,6 +182,8 @@ def in_place_time_steps(part: Scop, deps: Dependences) -> str | None:
         return None
     if parallel_time_steps(part, deps) is not None:
         return None
+    if any(len(s.loops) < 3 for s in part.statements):
+        return None  # steps of one loop (a 2-deep wavefront nest): isl's path, not measured otherwise
     # the direct (value-based, nearest) dependences: the memory-based ones are chains of them
     mine = [d for d in deps.of_scop(part) if d.is_direct]
     if not mine or not all(d.uniform for d in mine):
