@@ -25,7 +25,7 @@ PACKAGES = {
 }
 #: core modules a pass may import (the rest of ``passman`` is internal)
 PUBLIC_CORE = {"passman", "passman.astutil", "passman.printer", "passman.lazy", "passman.deadline",
-               "passman.errors", "passman.loop", "passman.templating"}
+               "passman.errors", "passman.loop", "passman.templating", "passman.machine"}
 #: attributes of the workspace a pass must not touch (``ws.rm``, ``ws._labels`` ...)
 INTERNAL_ATTRIBUTES = ("rm", "_labels", "_versions", "_clock")
 
