@@ -106,7 +106,7 @@ def test_blur_tap_loop_gets_no_region_per_pixel():
     pays = profitability(tap, 2000, REGION_WORK)
     assert pays.parallel and pays.versioned and f">= {REGION_WORK}" in pays.condition
     assert "would open once per iteration" in pays.reason
-    load_recipe("openmp").main(ws)
+    load_recipe("openmp").main(ws, program_work=0)  # the per-region rule alone (as a whole: below)
     for name in ("blur_rows", "blur_columns"):
         code = ws[name].code
         # the only parallel copy of the tap loop sits under the run-time test; the pixel loops have none
@@ -131,7 +131,7 @@ def test_blur_tap_loop_is_sequential_when_its_size_is_known(write_c):
 
 def test_a_parametric_loop_gets_an_if_clause(write_c, tmp_path):
     ws = Workspace(write_c(SCALE))
-    load_recipe("openmp").main(ws, poly=False)
+    load_recipe("openmp").main(ws, poly=False, program_work=0)  # the per-region rule alone
     pragmas = omp_lines(ws["scale"].code)
     assert pragmas == ["#pragma omp parallel for if((long)n * 2 >= 2000)"]
     built = ws.build("openmp", tmp_path / "out", opt="-O2")
@@ -164,7 +164,7 @@ def test_small_loops_in_a_time_loop_stay_sequential_and_say_why(write_c, tmp_pat
 def test_a_parametric_loop_in_a_time_loop_gets_two_copies(write_c, tmp_path):
     src = TIME_LOOP.replace("steps(T, N, A, B);", "steps(T, N, A, B);\n    steps(3, N / 2, A, B);")
     ws = Workspace(write_c(src))
-    load_recipe("openmp").main(ws, poly=False, region_work=150)  # repeated: max(min_work, region_work)
+    load_recipe("openmp").main(ws, poly=False, region_work=150, program_work=0)  # max(min_work, region_work)
     code = ws["steps"].code
     assert code.count("if ((long)(n - 2) * 2 >= 2000) {") == 2 and code.count("#pragma omp parallel for") == 2
     built = ws.build("openmp", tmp_path / "out", opt="-O2")
@@ -354,6 +354,48 @@ def test_the_program_rule_weighs_this_machines_thread_start_up(write_c, monkeypa
     ws = Workspace(src)
     load_recipe("openmp").main(ws, poly=False)
     assert ("#pragma omp parallel" in ws["mv"].code) == parallel, ws["mv"].code
+
+
+TWO_SIZES = """
+#include <stdio.h>
+static double a[1000];
+static void scale(int n, double f)
+{
+    for (int i = 0; i < n; i++)
+        a[i] = a[i] * f + 1.0;
+}
+int main(void)
+{
+    scale(10, 0.5);
+    scale(1000, 0.25);
+    printf("%f %f\\n", a[5], a[500]);
+    return 0;
+}
+"""
+
+
+def test_a_parameter_of_a_few_constants_counts_its_largest_work(write_c):
+    """scale(10) and scale(1000): each call counted as the larger, 2 x 1000 x (1 + 1), an upper bound."""
+    from passman.passes.parallel.profitability import program_parallel_work
+
+    ws = Workspace(write_c(TWO_SIZES))
+    load_recipe("openmp").main(ws, poly=False, min_work=0, region_work=0)
+    assert "#pragma omp parallel" in ws["scale"].code
+    total, why = program_parallel_work(ws)
+    assert total == 2 * 1000 * 2, why
+
+
+def test_blur_stays_sequential_as_a_whole():
+    """blur_columns is called with r = 3 and r = 2: its work is now known, and under the threshold."""
+    from passman.passes.parallel.profitability import program_parallel_work
+
+    kept = Workspace(CORPUS / "blur.c")
+    load_recipe("openmp").main(kept, program_work=0)
+    total, why = program_parallel_work(kept)
+    assert total is not None and 0 < total < 1_000_000, why
+    ws = Workspace(CORPUS / "blur.c")
+    load_recipe("openmp").main(ws)
+    assert not any("#pragma omp parallel" in m.code for m in ws.all_functions if not m.is_stub)
 
 
 def test_the_program_rule_needs_the_work_known_and_leaves_user_openmp_alone(write_c):

@@ -659,6 +659,7 @@ def program_parallel_work(ws, limit: int = 0) -> tuple[int | None, str]:
         return None, "no main function"
     functions = [m for m in ws.all_functions if not m.is_stub]
     known = _constant_parameters(ws, functions)
+    several = _parameter_values(ws, functions)
     per_call: dict[str, int] = {}  # function -> statement executions in its regions per call
     sites: dict[str, list[tuple[str, int]]] = {m.name: [] for m in functions}  # callee -> (caller, runs)
     for m in functions:
@@ -668,7 +669,13 @@ def program_parallel_work(ws, limit: int = 0) -> tuple[int | None, str]:
         for p in walk(body):
             if isinstance(p, c_ast.Pragma) and _creates_threads(p):
                 stmt = _pragma_target(p, parents)
-                counted = runs_per_call(stmt, body, parents, m, known[m.name], limit=limit) if stmt is not None else None
+                counted = None
+                for env in _environments(known[m.name], several.get(m.name, {})):
+                    one = runs_per_call(stmt, body, parents, m, env, limit=limit) if stmt is not None else None
+                    if one is None:
+                        counted = None
+                        break
+                    counted = one if counted is None or one[1] > counted[1] else counted
                 if counted is None:
                     return None, f"the work of the region at {where(p)} in {m.name} is not known"
                 work += counted[1]
@@ -719,8 +726,39 @@ def _pragma_target(p: c_ast.Pragma, parents: dict[int, c_ast.Node]) -> c_ast.Nod
     return None
 
 
+#: most combinations of call-site constants a region's work is counted for (the largest is kept)
+MAX_ENVIRONMENTS = 8
+
+
+def _environments(known: dict[str, int], several: dict[str, set[int]]) -> list[dict[str, int]]:
+    """The parameter values a call of a function may see: every combination of the constants its
+    calls pass to parameters that take a few (``several``), with the single-valued ones (``known``).
+    The work counted is the largest over them: an upper bound of any call's (each call passes one
+    of the combinations)."""
+    envs = [dict(known)]
+    for name, values in sorted(several.items()):
+        envs = [{**e, name: v} for e in envs for v in sorted(values)]
+        if len(envs) > MAX_ENVIRONMENTS:
+            return [dict(known)]
+    return envs
+
+
+def _parameter_values(ws, functions: list[Module]) -> dict[str, dict[str, set[int]]]:
+    """For each function, its integer parameters to which every call passes a constant, taking
+    two values or more: their values."""
+    return {f: {p: v for p, v in vals.items() if v is not None and len(v) > 1}
+            for f, vals in _call_constants(functions).items()}  # fmt: skip
+
+
 def _constant_parameters(ws, functions: list[Module]) -> dict[str, dict[str, int]]:
     """For each function, its integer parameters that every call passes the same constant."""
+    values = _call_constants(functions)
+    return {f: {p: next(iter(v)) for p, v in vals.items() if v is not None and len(v) == 1}
+            for f, vals in values.items()}
+
+
+def _call_constants(functions: list[Module]) -> dict[str, dict[str, set[int] | None]]:
+    """For each function and parameter, the constants its calls pass (None: a call passes something else)."""
     values: dict[str, dict[str, set[int] | None]] = {}
     params: dict[str, list[str]] = {}
     for m in functions:
@@ -742,8 +780,7 @@ def _constant_parameters(ws, functions: list[Module]) -> dict[str, dict[str, int
                     seen.add(evaluate(exprs[k], {}))
                 except (Unknown, IndexError):
                     values[call.name.name][name] = None
-    return {f: {p: next(iter(v)) for p, v in vals.items() if v is not None and len(v) == 1}
-            for f, vals in values.items()}
+    return values
 
 
 def _user_openmp(ws) -> bool:

@@ -184,7 +184,10 @@ class _Counter:
             value += step
 
     def _over(self, work: int) -> int:
-        if self.limit and work >= self.limit:
+        # with a target, what counts is the work inside its runs (``inside``, checked as it grows):
+        # the loops around it may hold far more work outside it (blur's tap loop, a two-version
+        # loop whose parallel copy never runs, inside the pixel loops)
+        if self.limit and self.target is None and work >= self.limit:
             raise Enough
         return work
 
