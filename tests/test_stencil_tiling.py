@@ -218,6 +218,37 @@ def test_model_gives_gauss_seidel_short_rows_and_a_short_time_loop_small_time_ti
     assert time_tiling.model_tile_sizes(jacobi["kernel_jacobi_2d"])[1][-1] >= tile_model.MIN_INNER
 
 
+SHORT = """\
+static void kernel(int tsteps, int n, double A[n], double B[n])
+{
+    for (int t = 0; t < tsteps; t++) {
+        for (int i = 2; i < n - 2; i++)
+            B[i] = 0.45 * (A[i + 1] + A[i + 2]) + 0.01;
+        for (int i = 2; i < n - 2; i++)
+            A[i] = 0.3 * (B[i + 1] + B[i + 2] + B[i - 2]);
+    }
+}
+int main(void)
+{
+    static double A[63], B[63];
+    kernel(3, 63, A, B);
+    return (int)A[5];
+}
+"""
+
+
+def test_model_sizes_stop_at_the_extent_of_their_rows(tmp_path):
+    """Stencil fuzz seed 3004: 3 steps of 59 points. Sizes past a row's extent (512 x 1024) made
+    isl's code generation run past its 8 s cap twice; the first candidate covering it is the limit."""
+    src = tmp_path / "short.c"
+    src.write_text(SHORT)
+    ws = Workspace(src)
+    kind, sizes = time_tiling.model_tile_sizes(ws["kernel"], shape="balanced")
+    assert kind == "balanced" and max(sizes) <= 128, sizes
+    ws["kernel"].time_tile(shape="balanced", schedule="static")  # generated within the cap
+    assert "for (int c0" in ws["kernel"].code
+
+
 # ------------------------------------------------------------------------ differential
 
 

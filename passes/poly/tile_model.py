@@ -278,11 +278,21 @@ def _row_candidates(k: int, n: int, extent: float | None, many: bool, threads: i
                     chained: bool) -> tuple[int, ...]:  # fmt: skip
     """The sizes tried for row ``k`` of ``n`` (its ``extent``: values it takes, when known)."""
     if k == n - 1 and n > 1:
-        return CHAIN_CANDIDATES if chained else INNER_CANDIDATES  # the unit-stride row
+        return _within(CHAIN_CANDIDATES if chained else INNER_CANDIDATES, extent)  # the unit-stride row
     out = CANDIDATES[1:5] if many else CANDIDATES
     if k < FRONT_ROWS and extent is not None and extent < MIN_TILES_PER_FRONT * threads * out[0]:
         out = SMALL_CANDIDATES + out  # a short row (a few time steps): small tiles keep fronts wide
-    return out
+    return _within(out, extent)
+
+
+def _within(sizes: tuple[int, ...], extent: float | None) -> tuple[int, ...]:
+    """The sizes up to the first that covers ``extent`` (a larger tile is the same single tile,
+    and sizes far past the extent only make isl's code generation slower)."""
+    if extent is None:
+        return sizes
+    kept = tuple(s for s in sizes if s < extent)
+    cover = [s for s in sizes if s >= extent]
+    return kept + tuple(cover[:1]) if cover or kept else sizes[:1]
 
 
 def choose_sizes(
