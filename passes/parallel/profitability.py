@@ -658,8 +658,7 @@ def program_parallel_work(ws, limit: int = 0) -> tuple[int | None, str]:
     if "main" not in ws:
         return None, "no main function"
     functions = [m for m in ws.all_functions if not m.is_stub]
-    known = _constant_parameters(ws, functions)
-    several = _parameter_values(ws, functions)
+    known, several = _parameter_constants(functions)
     per_call: dict[str, int] = {}  # function -> statement executions in its regions per call
     sites: dict[str, list[tuple[str, int]]] = {m.name: [] for m in functions}  # callee -> (caller, runs)
     for m in functions:
@@ -743,18 +742,17 @@ def _environments(known: dict[str, int], several: dict[str, set[int]]) -> list[d
     return envs
 
 
-def _parameter_values(ws, functions: list[Module]) -> dict[str, dict[str, set[int]]]:
-    """For each function, its integer parameters to which every call passes a constant, taking
-    two values or more: their values."""
-    return {f: {p: v for p, v in vals.items() if v is not None and len(v) > 1}
-            for f, vals in _call_constants(functions).items()}  # fmt: skip
-
-
-def _constant_parameters(ws, functions: list[Module]) -> dict[str, dict[str, int]]:
-    """For each function, its integer parameters that every call passes the same constant."""
+def _parameter_constants(
+    functions: list[Module],
+) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, set[int]]]]:
+    """For each function, its integer parameters to which every call passes a constant: those
+    that always get the same one (their value), and those that get two or more (their values)."""
     values = _call_constants(functions)
-    return {f: {p: next(iter(v)) for p, v in vals.items() if v is not None and len(v) == 1}
-            for f, vals in values.items()}
+    single = {f: {p: next(iter(v)) for p, v in vals.items() if v is not None and len(v) == 1}
+              for f, vals in values.items()}  # fmt: skip
+    several = {f: {p: v for p, v in vals.items() if v is not None and len(v) > 1}
+               for f, vals in values.items()}  # fmt: skip
+    return single, several
 
 
 def _call_constants(functions: list[Module]) -> dict[str, dict[str, set[int] | None]]:
