@@ -34,7 +34,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .fsutil import atomic_write_text
+from .fsutil import atomic_write_text, user_cache_dir
 
 __all__ = [
     "DEFAULT_TEAM_START_NS",
@@ -92,8 +92,7 @@ def cache_file() -> Path | None:
     env = os.environ.get("PASSMAN_CACHE_DIR")
     if env is not None:
         return Path(env) / "machine.json" if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "passman" / "machine.json"
+    return user_cache_dir() / "machine.json"
 
 
 def measure_team_start(runs: int = PROBE_RUNS) -> int | None:

@@ -20,6 +20,7 @@ from pycparser import c_ast
 
 from . import frontend
 from .astutil import called_names, func_name, replace_child
+from .fsutil import user_cache_dir
 from .loop import unlabelled_fors
 
 
@@ -59,8 +60,7 @@ def cache_dir() -> Path | None:
     env = os.environ.get("PASSMAN_CACHE_DIR")
     if env is not None:
         return Path(env) if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "passman" / "stubs"
+    return user_cache_dir() / "stubs"
 
 
 def _headers_digest(dirs: tuple[str, ...]) -> str:

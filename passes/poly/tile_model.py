@@ -292,7 +292,7 @@ def _within(sizes: tuple[int, ...], extent: float | None) -> tuple[int, ...]:
         return sizes
     kept = tuple(s for s in sizes if s < extent)
     cover = [s for s in sizes if s >= extent]
-    return kept + tuple(cover[:1]) if cover or kept else sizes[:1]
+    return kept + tuple(cover[:1])
 
 
 def choose_sizes(

@@ -323,7 +323,7 @@ def _extents(module: Module, part: Scop, rows: Sequence[Row]) -> list[float | No
 
 def _model_sizes(
     module: Module, part: Scop, kind: str, rows: Sequence[Row], cache_size: int,
-    deps: Sequence[Dependence] = (),
+    deps: Sequence[Dependence],
 ) -> tuple[int, ...]:
     """The tile model's sizes of ``rows`` (:func:`.tile_model.choose_sizes`; diamond faces tied)."""
     caches = machine_caches()
