@@ -42,12 +42,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from .errors import InvalidInput, PassmanError
 from .fsutil import atomic_write_text
 from .templating import c_environment
+
+if TYPE_CHECKING:  # jinja2 is imported when a template is first rendered (templating)
+    import jinja2
 
 __all__ = [
     "BuildError",

@@ -26,9 +26,8 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 from pycparser import c_ast
 
 from passman.astutil import copy_node, walk
@@ -37,6 +36,9 @@ from passman.builder import BuildPlan, SourceFile, package_template
 from passman.errors import InvalidInput
 from passman.fsutil import atomic_write_text
 from passman.printer import to_c
+
+if TYPE_CHECKING:  # jinja2 is imported when a template is first rendered (passman.templating)
+    import jinja2
 
 HEADER = "#include <passman_accel.h>"
 

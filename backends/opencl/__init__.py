@@ -28,9 +28,8 @@ from __future__ import annotations
 
 import importlib.resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 from pycparser import c_ast
 
 from passman.astutil import copy_node, walk
@@ -41,6 +40,9 @@ from passman.fsutil import atomic_write_text
 from passman.printer import to_c
 
 from ..accel_omp import Launch, host_plan, parameters, render_unit, unit_launches
+
+if TYPE_CHECKING:  # jinja2 is imported when a template is first rendered (passman.templating)
+    import jinja2
 
 KERNELS = "kernels.cl"
 

@@ -31,15 +31,17 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 from pycparser import c_ast
 
 from passman.brokers import extend_plan
 from passman.builder import BuildPlan, SourceFile, package_template
 from passman.fsutil import atomic_write_text
 from passman.registry import register_property
+
+if TYPE_CHECKING:  # jinja2 is imported when a template is first rendered (passman.templating)
+    import jinja2
 
 __all__ = ["OpenMPBackend", "render_source", "omp_summary"]
 

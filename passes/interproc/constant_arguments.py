@@ -183,7 +183,7 @@ def constant_arguments(module: Module) -> tuple[dict[str, c_ast.Node], list[str]
 
 
 # unit_scope holds: the signature changes (array sizes), not the names the file declares
-@transformation(scope="module", requires=["callgraph"], preserves=["callgraph", "unit_scope"],
+@transformation(scope="module", preserves=["callgraph", "unit_scope"],
                 reads=["function_references", "function_scope"])
 def propagate_constant_arguments(module: Module) -> None:
     """Use the constant that every call passes for a formal in place of the formal.

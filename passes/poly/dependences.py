@@ -38,6 +38,7 @@ in source terms why a loop is not parallel.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Iterator
@@ -148,7 +149,12 @@ class Dependences:
     function: str
     scops: Scops
     all: tuple[Dependence, ...]
-    graph: nx.MultiDiGraph  # statement names; edge attribute "dep"
+
+    @functools.cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        """Statement names; edge attribute ``"dep"``. Built on first use: most passes never read
+        it, and building it imports networkx (0.1 s of every command's start)."""
+        return _graph(list(self.all), self.scops)
 
     def __iter__(self) -> Iterator[Dependence]:
         return iter(self.all)
@@ -604,5 +610,5 @@ def dependences(module: Module) -> Dependences:
         deadline = time.monotonic() + seconds
         for part in scops:
             deps.extend(scop_dependences(part, deadline))
-    return Dependences(module.name, scops, tuple(deps), _graph(deps, scops))
+    return Dependences(module.name, scops, tuple(deps))
 
