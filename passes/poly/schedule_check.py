@@ -32,10 +32,7 @@ from .tile_band import INDEPENDENT_MARKS, carries
 
 def validity(deps: Iterable[Dependence]) -> isl.UnionMap:
     """The union of the memory-based relations of ``deps`` (instance pairs, source first)."""
-    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
-    for d in deps:
-        out = out.union(isl.UnionMap.from_map(d.relation))
-    return out.coalesce()
+    return _union([isl.UnionMap.from_map(d.relation) for d in deps]).coalesce()
 
 
 def _violation(d: Dependence, what: str) -> PassFailed:
@@ -61,30 +58,50 @@ def check_schedule(scop: Scop, deps: Iterable[Dependence], schedule: isl.Schedul
         )
     smap = schedule.get_map().intersect_domain(domain)
     before = strictly_before(smap)
-    for d in deps:
-        if not before(isl.UnionMap.from_map(d.relation)):
-            raise _violation(d, "the schedule executes a dependence sink before its source")
+    # each test is linear in the relation (a union passes iff every member does): test the
+    # union of the dependences once, and look for the one to name only when it fails
+    rels = [isl.UnionMap.from_map(d.relation) for d in deps]
+    every = _union(rels)
+    if not before(every):
+        for d, rel in zip(deps, rels):
+            if not before(rel):
+                raise _violation(d, "the schedule executes a dependence sink before its source")
+        raise PassFailed(f"{scop.where}: the schedule executes a dependence sink before its source")
     for mark in _marks(schedule.get_root()):
         text = mark.mark_get_id().get_name()
         band = mark.child(0)
         if band.get_type() != isl.schedule_node_type.band:
             raise PassFailed(f"{scop.where}: mark '{text}' is not on a loop")
-        for d in deps:
-            if not carries(band, 0, isl.UnionMap.from_map(d.relation)).is_empty():
+        if carries(band, 0, every).is_empty():
+            continue
+        for d, rel in zip(deps, rels):
+            if not carries(band, 0, rel).is_empty():
                 raise _violation(d, f"the loop marked '{text}' carries a dependence")
+        raise PassFailed(f"{scop.where}: the loop marked '{text}' carries a dependence")
     for node in schedule_nodes(schedule.get_root(), isl.schedule_node_type.set):
         # children of a set node run in any order: no dependence may link two of them
         prefix = node.get_prefix_schedule_union_map()
         same = prefix.apply_range(prefix.reverse())
         filters = [node.child(k).filter_get_filter() for k in range(node.n_children())]
-        for d in deps:
-            rel = isl.UnionMap.from_map(d.relation).intersect(same)
-            for i, fi in enumerate(filters):
-                for j, fj in enumerate(filters):
-                    if i != j and not rel.intersect_domain(fi).intersect_range(fj).is_empty():
-                        raise _violation(
-                            d, "the schedule leaves a dependence source and sink unordered"
-                        )
+        if _links(every, same, filters):
+            for d, rel in zip(deps, rels):
+                if _links(rel, same, filters):
+                    raise _violation(d, "the schedule leaves a dependence source and sink unordered")
+            raise PassFailed(f"{scop.where}: the schedule leaves a dependence source and sink unordered")
+
+
+def _links(rel: isl.UnionMap, same: isl.UnionMap, filters: list[isl.UnionSet]) -> bool:
+    """Whether ``rel`` links instances of two different children (``filters``) with equal prefix."""
+    rel = rel.intersect(same)
+    return any(i != j and not rel.intersect_domain(fi).intersect_range(fj).is_empty()
+               for i, fi in enumerate(filters) for j, fj in enumerate(filters))
+
+
+def _union(rels: list[isl.UnionMap]) -> isl.UnionMap:
+    out = isl.UnionMap.empty(isl.Space.params_alloc(ctx(), 0))
+    for rel in rels:
+        out = out.union(rel)
+    return out
 
 
 def strictly_before(smap: isl.UnionMap) -> Callable[[isl.UnionMap], bool]:
