@@ -53,7 +53,9 @@ Options (``--set NAME=VALUE``):
   costs (``program_work``, property ``parallel_program_work``; by default
   twice this machine's measured thread start-up over 0.4 ns per statement
   execution, :mod:`passman.machine`: 1,000,000 at 200 us; 0, or
-  ``min_work=0``, lifts it), where that work is known;
+  ``min_work=0``, lifts it), where that work is known; where the regions'
+  work cannot be counted (tiled or wavefront bounds), an upper bound of the
+  whole program's work, taken before anything changed, stands for it;
 * ``constants`` (default true) replaces integer parameters by the
   constant every call passes (``propagate_constant_arguments``), after the
   scheduler, and folds the scheduled functions' bounds that became
@@ -193,7 +195,7 @@ def main(
     (0: a program keeps its regions however little work they hold in all).
     """
     from passman.passes.parallel.parallelize import why_sequential
-    from passman.passes.parallel.profitability import region_decisions
+    from passman.passes.parallel.profitability import region_decisions, whole_program_work
 
     options = schedule_options(ws, tile, fusion, tile_sizes, wavefront, time_tiling)  # checked before any change
     ws.props.parallel_min_work = min_work
@@ -204,6 +206,9 @@ def main(
     elif min_work == 0:
         ws.props.parallel_program_work = 0  # no guard on little work: none on the program's either
     use_poly = poly and has_scheduler(ws)
+    # the whole program's work, bounded while its loops are still the user's: tiled and wavefront
+    # bounds defeat the count of the regions' work (sequential_program falls back on this bound)
+    original_work = whole_program_work(ws)[0] if ws.props.parallel_program_work else None
     done: set[str] = set()
     created: set[str] = set()
     if use_poly:
@@ -241,7 +246,7 @@ def main(
                     print(f"passman: sequential: {why}")
     # the threads start once per run: a program whose regions hold too little work in all stays sequential
     try:
-        ws.sequential_program()
+        ws.sequential_program(original_work=original_work)
         if verbose:
             print("passman: sequential: the whole program: its parallel regions hold too little work to pay "
                   "for starting the threads (property parallel_program_work)")

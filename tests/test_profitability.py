@@ -443,3 +443,98 @@ def test_region_runs_against_running_the_nest(write_c, nest, python):
         total += sum(1 + len(js) * (1 + 1) for _, js in python(t))
     assert region_runs(outer, target, ws["f"]) == (runs, total)
     assert region_runs(outer, target, ws["f"], runs_only=True)[0] == runs
+
+
+# -------------------------------------------------- the whole program's work, an upper bound
+
+TRIANGLES = """
+#include <stdio.h>
+#define N NN
+static double A[N][N];
+static void lower(int n, double a[n][n])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) {
+            for (int k = 0; k < j; k++)
+                a[i][j] -= a[i][k] * a[k][j];
+            if (a[j][j] == 0.0)
+                return;
+            a[i][j] /= a[j][j];
+        }
+}
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            A[i][j] = (i == j) ? N : 1.0 / (i + j + 1);
+    lower(N, A);
+    printf("%.6e\\n", A[N - 1][N - 2]);
+    return 0;
+}
+"""
+
+
+def _triangle_work(n: int) -> int:
+    """lower(n)'s statement executions, the model's convention (a loop costs its body + 1 per
+    iteration), as if no return were taken."""
+    return sum(1 + sum(1 + j * (1 + 1) + 1 + 1 + 1 for j in range(i)) for i in range(n))
+
+
+@pytest.mark.parametrize("n", [40, 90])
+def test_whole_program_work_bounds_a_triangular_nest_closely(write_c, n):
+    """An upper bound (the early return cuts nothing, the branch counts its larger side) within 20%
+    of the exact count: each loop range is cut in pieces, not bounded by the box of its indices."""
+    from passman.passes.parallel.profitability import whole_program_work
+
+    ws = Workspace(write_c(TRIANGLES.replace("NN", str(n))))
+    main = n * (1 + n * (1 + 1)) + 3  # its nest, the call, printf, return
+    exact = main + _triangle_work(n)
+    bound, why = whole_program_work(ws)
+    assert bound is not None, why
+    assert exact <= bound <= 1.2 * exact, (bound, exact)
+    box = n * (n * (n * 2 + 4) + 1)  # lower(n) with j and k up to n: what intervals alone give
+    assert bound < 0.3 * (main + box), bound
+
+
+def test_whole_program_work_is_unknown_where_a_trip_count_is(write_c):
+    from passman.passes.parallel.profitability import whole_program_work
+
+    src = TRIANGLES.replace("NN", "40").replace("    lower(N, A);\n",
+                                                "    lower(N, A);\n    while (A[0][0] > 1.0)\n        A[0][0] /= 2.0;\n")
+    bound, why = whole_program_work(Workspace(write_c(src)))
+    assert bound is None and "main" in why
+
+
+@pytest.mark.parametrize("team_ns, parallel", [("5000000", False), ("200000", True)])
+def test_tiled_regions_fall_back_on_the_original_programs_work(write_c, monkeypatch, tmp_path, team_ns, parallel):
+    """seidel_2d's skewed tiles defeat the count of its regions' work; the bound of the whole program
+    taken before the schedule decides: its 1.7M statement executions stay sequential under a 5 ms
+    team start-up (25M), and keep their regions under the suite's 0.2 ms (1M)."""
+    from passman.passes.parallel.profitability import program_parallel_work
+
+    monkeypatch.setenv("PASSMAN_TEAM_START_NS", team_ns)
+    src = CORPUS / "seidel_2d.c"
+    kept = Workspace(src)
+    load_recipe("openmp").main(kept, program_work=0)
+    assert "#pragma omp parallel" in kept["kernel_seidel_2d"].code
+    assert program_parallel_work(kept)[0] is None  # what the fallback is for
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws)
+    assert ("#pragma omp parallel" in ws["kernel_seidel_2d"].code) == parallel
+    assert ws["kernel_seidel_2d"].code != Workspace(src)["kernel_seidel_2d"].code  # still tiled, either way
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=60)
+    assert outputs_match(reference_output([src]).stdout, got.stdout, 1e-9, 1e-9)
+
+
+def test_a_forward_goto_only_cuts_the_whole_programs_work_and_a_backward_one_is_unknown(write_c):
+    from passman.passes.parallel.profitability import whole_program_work
+
+    src = TRIANGLES.replace("NN", "40").replace(
+        "    lower(N, A);\n", "    if (A[0][0] < 0.0)\n        goto out;\n    lower(N, A);\nout:\n")
+    bound, why = whole_program_work(Workspace(write_c(src, "f.c")))
+    assert bound is not None and bound >= _triangle_work(40), why
+    back = src.replace("out:\n", "").replace("    if (A[0][0] < 0.0)\n        goto out;\n",
+                                             "again:\n    A[0][0] -= 1.0;\n    if (A[0][0] > 0.0)\n        goto again;\n")
+    bound, why = whole_program_work(Workspace(write_c(back, "b.c")))
+    assert bound is None and "main" in why
