@@ -493,7 +493,7 @@ def _caller_list(module: Module, callers: str) -> list[Module]:
     return out
 
 
-@transformation(scope="module", requires=["callgraph"])
+@transformation(scope="module", requires=["callgraph"], reads=["function_references"])
 def inline(module: Module, callers: str = "") -> None:
     """Replace the calls to ``module`` by copies of its body (PIPS ``inlining``).
 

@@ -194,7 +194,7 @@ def _refuse(module: Module, what: str, reasons: list[str]) -> PassFailed:
     return PassFailed(f"{what} in {module.name}" + (f": {detail}" if detail else ""))
 
 
-@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["callgraph", "function_scope", "private_variables", "unit_scope"])
+@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["function_references", "function_scope", "private_variables", "unit_scope"])
 def coarse_grain_parallelization(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Mark the loops proven parallel as they are (no transformation, no reduction).
 
@@ -229,7 +229,7 @@ def coarse_grain_parallelization(module: Module, min_work: int | None = None, re
         raise _refuse(module, "no parallel loop", out.reasons)
 
 
-@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["callgraph", "function_scope", "private_variables", "unit_scope"])
+@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["function_references", "function_scope", "private_variables", "unit_scope"])
 def coarse_grain_parallelization_with_reduction(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Like ``coarse_grain_parallelization``, also marking loops parallel up to reductions.
 
@@ -295,7 +295,7 @@ def _gains(loop: Loop) -> bool:
     return False
 
 
-@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["callgraph", "cumulated_effects", "dependences", "function_scope", "private_variables", "unit_scope"])
+@transformation(scope="module", requires=["parallel_loops"], preserves=["callgraph"], reads=["cumulated_effects", "dependences", "function_references", "function_scope", "private_variables", "unit_scope"])
 def allen_kennedy_parallelization(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Allen–Kennedy: distribute sequential loops into strongly connected components, mark the parallel ones.
 

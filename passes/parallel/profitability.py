@@ -629,7 +629,7 @@ def _outers(loop: Loop) -> list[Loop]:
     return out
 
 
-@transformation(scope="module", preserves=["callgraph"], reads=["callgraph"])
+@transformation(scope="module", preserves=["callgraph"], reads=["function_references"])
 def parallel_profitability(module: Module, min_work: int | None = None, region_work: int | None = None) -> None:
     """Weigh the ``#pragma omp parallel for`` loops already written (``auto_schedule``'s): keep, guard or drop.
 
@@ -908,7 +908,7 @@ def _is_passman_omp(p: c_ast.Pragma) -> bool:
     return words[:1] == ["omp"] and words[1:2] not in (["simd"], ["declare"])
 
 
-@transformation(scope="program", reads=["callgraph"])
+@transformation(scope="program", reads=["function_references"])
 def sequential_program(ws, program_work: int | None = None, original_work: int | None = None) -> None:
     """Remove the OpenMP parallelization of a program whose regions hold too little work in all.
 

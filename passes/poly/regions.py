@@ -134,7 +134,7 @@ def _walker(module: Module) -> Walker:
     return module.resource("region_analysis")
 
 
-@analysis(scope="module", provides="region_analysis", requires=["preconditions"], reads=["callgraph", "function_scope", "poly_facts", "proper_effects", "region_analysis", "summary_effects", "summary_regions"])
+@analysis(scope="module", provides="region_analysis", requires=["preconditions"], reads=["function_references", "function_scope", "poly_facts", "proper_effects", "region_analysis", "summary_effects", "summary_regions"])
 def region_analysis(module: Module) -> Walker:
     """Internal: the READ and WRITE region analysis of one function (footprints per statement).
 
@@ -145,7 +145,7 @@ def region_analysis(module: Module) -> Walker:
     return w
 
 
-@analysis(scope="module", provides="in_region_analysis", requires=["preconditions"], reads=["callgraph", "function_scope", "in_region_analysis", "poly_facts", "proper_effects", "region_analysis", "summary_effects", "summary_in_regions", "summary_regions"])
+@analysis(scope="module", provides="in_region_analysis", requires=["preconditions"], reads=["function_references", "function_scope", "in_region_analysis", "poly_facts", "proper_effects", "region_analysis", "summary_effects", "summary_in_regions", "summary_regions"])
 def in_region_analysis(module: Module) -> Walker:
     """Internal: the region analysis with IN regions (for ``in_regions``, ``out_regions``).
 

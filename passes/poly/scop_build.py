@@ -622,7 +622,7 @@ def _display(module: Module, value: Scops) -> dict:
     return out
 
 
-@analysis(scope="module", provides="scops", display=_display, reads=["callgraph", "function_scope", "poly_facts", "summary_effects"])
+@analysis(scope="module", provides="scops", display=_display, reads=["function_references", "function_scope", "poly_facts", "summary_effects"])
 def scops(module: Module) -> Scops:
     """The static control parts of a function (see :mod:`passman.passes.poly.scop`).
 
