@@ -52,8 +52,11 @@ INNER_CANDIDATES = (32, 64, 128, 256, 512, 1024)
 #: candidate sizes of the innermost row when the innermost loop carries a dependence inside a
 #: time step (Gauss-Seidel's ``A[i][j-1]`` to ``A[i][j]``): each row of a tile is then a chain of
 #: dependent operations, and short rows let the chains of successive rows overlap in the core
-#: (seidel-2d, 2026-11-28: inner size 4 or 8, 0.12 s; 1024, 0.24 s; gcc -O3, 0.36 s)
-CHAIN_CANDIDATES = (4, 8)
+#: (seidel-2d, 2026-11-28: inner size 4 or 8, 0.12 s; 1024, 0.24 s; gcc -O3, 0.36 s). 4 alone:
+#: the recipe's seidel-2d ran 18-24% faster with rows of 4 than of 8 at three sizes (medians of
+#: 15 interleaved runs at 2 threads: 400 x 500 0.26 s against 0.34 s, 40 x 3000 0.86 s against
+#: 1.07 s, 10 x 2000 0.13 s against 0.16 s)
+CHAIN_CANDIDATES = (4,)
 #: sizes added for a front row of few values (a time loop of a few steps)
 SMALL_CANDIDATES = (1, 2, 4)
 #: the rows whose tiles make a wavefront (the fronts are ``z0 + z1``): each needs
