@@ -74,7 +74,16 @@ from ..cfacts.types import INT_RANGES, arith_type
 from .affine import ctx
 from .ast_check import Unreadable, ast_violation
 from .facts import function_facts
-from .isl_ast import AstConverter, Instance, bind_mark, is_pragma_mark
+from .isl_ast import (
+    MARK_LOOP,
+    TASK_COORDS,
+    TASK_MARK,
+    TASK_TAG,
+    AstConverter,
+    Instance,
+    bind_mark,
+    is_pragma_mark,
+)
 from .scop import Scop, Statement
 
 if TYPE_CHECKING:
@@ -216,13 +225,18 @@ def expand_iterators(text: str, names: Sequence[str]) -> str:
     return re.sub(r"\$(\d+)", lambda m: names[int(m.group(1))], text)
 
 
-def _bind_marks(schedule: isl.Schedule, names: Sequence[str]) -> isl.Schedule:
+def _bind_marks(schedule: isl.Schedule, names: Sequence[str],
+                prefixes: list[isl.UnionMap] | None = None) -> isl.Schedule:
     """The schedule with each pragma mark bound to the iterator of the loop it marks.
 
     A mark sits above a band; its loop is the band's first member, at the
     band's schedule depth, so its iterator is ``names[depth]``
     (:func:`.isl_ast.bind_mark`). ``$k`` in a mark's text becomes the
-    iterator at depth k (:func:`expand_iterators`).
+    iterator at depth k (:func:`expand_iterators`), except in a task mark:
+    there it stays, the mark gets a tag (:data:`.isl_ast.TASK_TAG` and the
+    index of its prefix schedule, appended to ``prefixes``), and code
+    generation gives each ``$k`` its value (:func:`_ast`: a loop of one
+    iteration may be generated away, leaving a value and no iterator).
     """
 
     def visit(node: isl.ScheduleNode) -> isl.ScheduleNode:
@@ -231,7 +245,11 @@ def _bind_marks(schedule: isl.Schedule, names: Sequence[str]) -> isl.Schedule:
         text = node.mark_get_id().get_name()
         if not is_pragma_mark(text):
             return node
-        name = expand_iterators(text, names)
+        if text.startswith(TASK_MARK) and prefixes is not None and "$" in text:
+            name = f"{text}{TASK_TAG}{len(prefixes)}"
+            prefixes.append(node.get_prefix_schedule_union_map())
+        else:
+            name = expand_iterators(text, names)
         child = node.child(0)
         if child.get_type() == isl.schedule_node_type.band:
             name = bind_mark(name, names[child.get_schedule_depth()])
@@ -506,11 +524,14 @@ def generate(
         ids = ids.add(isl.Id(n, context=ctx()))
     build = isl.AstBuild.from_context(scop.context).set_iterators(ids)
     schedule = schedule.align_params(schedule.get_map().get_space())  # parameters only bands use
-    tree = _ast(build, _bind_marks(_loop_types(schedule), names), scop, clock)
+    coords: list[tuple[int, list[isl.AstExpr]]] = []
+    prefixes: list[isl.UnionMap] = []
+    tree = _ast(build, _bind_marks(_loop_types(schedule), names, prefixes), scop, clock, coords, prefixes)
     if deps is not None and os.environ.get("PASSMAN_CHECK_AST"):
         why = _ast_problem(tree, scop, names, deps)
         if why is not None:  # isl's atomic loops broke the schedule: its default types
-            tree = _ast(build, _bind_marks(schedule, names), scop, clock)
+            prefixes.clear()
+            tree = _ast(build, _bind_marks(schedule, names, prefixes), scop, clock, coords, prefixes)
             why = _ast_problem(tree, scop, names, deps)
         if why is not None:
             raise PassFailed(f"{scop.where}: isl's code for the new schedule is wrong: {why}")
@@ -519,6 +540,7 @@ def generate(
         scop, set(names), itype, scop.nodes[0].coord, casts=casts, var_types=var_types
     )
     conv.owner = _branch_owners(scop)
+    conv.task_coords = coords
     hoisted, conv.split = _hoisted_declarations(module, scop)
     out = _rejoin(hoisted + conv.nodes(tree), hoisted, conv)
     _check_copies(scop, conv.instances)
@@ -560,8 +582,16 @@ def _check_copies(scop: Scop, instances: Sequence[Instance]) -> None:
             )
 
 
-def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock | None) -> isl.AstNode:
-    """isl's AST of ``schedule``, or PassFailed when isl takes longer than :data:`AST_SECONDS`."""
+def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock | None,
+         coords: list[tuple[int, list[isl.AstExpr]]] | None = None,
+         prefixes: Sequence[isl.UnionMap] = ()) -> isl.AstNode:
+    """isl's AST of ``schedule``, or PassFailed when isl takes longer than :data:`AST_SECONDS`.
+
+    ``coords`` (emptied first) receives, for each tagged task mark isl generates
+    (:func:`_bind_marks`), its tag and the value of every dimension of its prefix schedule
+    (``prefixes[tag]``) as isl expressions over the loops around it; the mark's AST node is
+    annotated with its index there (:data:`.isl_ast.TASK_COORDS`).
+    """
     # isl's AST generation can take minutes (unequal tiles in a wavefront): a child process
     # tries it first under a time limit
     seconds = AST_SECONDS if clock is None else min(AST_SECONDS, clock.left())
@@ -573,7 +603,37 @@ def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock |
             f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
             "the part is left as it is"
         ) from None
-    return build.node_from_schedule(schedule)
+    if coords is None:
+        return build.node_from_schedule(schedule)
+    coords.clear()
+    failed: list[str] = []
+
+    def after_mark(node: isl.AstNode, at: isl.AstBuild) -> isl.AstNode:
+        text, tag, index = node.mark_get_id().get_name().partition(MARK_LOOP)[0].rpartition(TASK_TAG)
+        if not tag or not text.startswith(TASK_MARK) or failed:
+            return node
+        try:  # islpy ignores what a callback raises: keep it
+            # the prefix dimensions as functions of the loops isl generated around the mark:
+            # those it generated away (one value) are functions of the others
+            rel = at.get_schedule().reverse().apply_range(prefixes[int(index)])
+            if rel.is_empty() or not rel.is_single_valued():
+                failed.append("a task's coordinates are not a function of the loops around it")
+                return node
+            values = isl.PwMultiAff.from_map(isl.Map.from_union_map(rel))
+            coords.append((int(index), [at.expr_from_pw_aff(values.get_pw_aff(k))
+                                        for k in range(values.dim(isl.dim_type.out))]))
+        except Exception as err:  # noqa: BLE001 - refused below, with its text
+            failed.append(f"a task's coordinates: {err}")
+            return node
+        # isl generates the pieces of a separated loop in its own order: the mark's annotation
+        # says which coordinates are its own
+        return node.set_annotation(isl.Id(f"{TASK_COORDS}{len(coords) - 1}", context=ctx()))
+
+    marked, _handle = build.set_after_each_mark(after_mark)
+    tree = marked.node_from_schedule(schedule)
+    if failed:
+        raise PassFailed(f"{scop.where}: cannot regenerate the part: {failed[0]}")
+    return tree
 
 
 def _ast_problem(

@@ -36,6 +36,7 @@ After::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -45,6 +46,7 @@ from pycparser import c_ast
 from passman import PassFailed
 from passman.astutil import copy_node, transform, walk
 from passman.lazy import LazyAttribute
+from passman.printer import to_c
 
 from ..cfacts.folding import make_int, simplify
 from ..cfacts.names import resolve_names
@@ -60,6 +62,11 @@ PRAGMA_WORDS: frozenset[str] = frozenset({"omp", "passman", "GCC", "clang", "acc
 
 #: the start of the text of a mark whose subtree becomes one OpenMP task (a block after the pragma)
 TASK_MARK = "omp task"
+#: what ends a task mark whose ``$k`` code generation fills in, before the index of its prefix
+#: schedule (:func:`.codegen._bind_marks`)
+TASK_TAG = " #prefix"
+#: the annotation of a task mark's AST node, before the index of its coordinates
+TASK_COORDS = "passman task coordinates "
 
 #: separates a pragma mark's text from the iterator of the loop it is about (:func:`bind_mark`)
 MARK_LOOP = " @"
@@ -97,6 +104,15 @@ class Instance:
     args: list[c_ast.Node]
 
 
+def _annotation(node: isl.AstNode) -> str | None:
+    """The name of an AST node's annotation, None if it has none."""
+    try:
+        ann = node.get_annotation()
+    except isl.Error:
+        return None
+    return None if ann is None else ann.get_name()
+
+
 @dataclass
 class AstConverter:
     """Turns one isl AST into ``c_ast`` for one part (see the module docstring).
@@ -130,6 +146,10 @@ class AstConverter:
     negated: set[str] = field(default_factory=set)
     #: under an OpenMP-like mark, no loop yet: the next loops need a canonical test (``c < e``)
     canonical: bool = False
+    #: per tagged task mark isl generated (its node's annotation gives the index here): its tag
+    #: and the value of each schedule dimension around it (``$k`` in its text; a loop isl
+    #: generated away has a value, no iterator)
+    task_coords: list[tuple[int, list[isl.AstExpr]]] = field(default_factory=list)
 
     # -- nodes ---------------------------------------------------------------------------
     def nodes(self, node: isl.AstNode) -> list[c_ast.Node]:
@@ -149,13 +169,36 @@ class AstConverter:
             inner = self.nodes(node.mark_get_node())
             self.canonical = saved
             if text.startswith(TASK_MARK):  # a task: everything under the mark, whatever it is
-                return [c_ast.Pragma(text, self.coord), c_ast.Compound(inner, self.coord)]
+                pragma = c_ast.Pragma(self.task_text(text, _annotation(node)), self.coord)
+                return [pragma, c_ast.Compound(inner, self.coord)]
             if is_pragma_mark(text):
                 return _put_pragma(inner, text, self.coord, iterator or None)
             return inner
         raise PassFailed(
             f"{self.scop.where}: cannot regenerate the part: unexpected isl AST node {t}"
         )
+
+    def task_text(self, text: str, annotation: str | None) -> str:
+        """A task mark's text with each ``$k`` replaced by the value of schedule dimension ``k`` there
+        (``annotation``: the node's, naming its coordinates in :attr:`task_coords`)."""
+        text, tag, index = text.rpartition(TASK_TAG)
+        if not tag:
+            return index  # no tag: the whole text, its ``$k`` already iterators
+        at = annotation.removeprefix(TASK_COORDS) if annotation is not None else ""
+        if not at.isdigit() or int(at) >= len(self.task_coords) or self.task_coords[int(at)][0] != int(index):
+            raise PassFailed(f"{self.scop.where}: cannot regenerate the part: a task mark without "
+                             "its coordinates")  # fmt: skip
+        coords = self.task_coords[int(at)][1]
+
+        def value(m: re.Match) -> str:
+            k = int(m.group(1))
+            if k >= len(coords):
+                raise PassFailed(f"{self.scop.where}: cannot regenerate the part: a task mark names "
+                                 f"schedule dimension {k} below it")  # fmt: skip
+            e = self.expr(coords[k])
+            return to_c(e) if isinstance(e, (c_ast.ID, c_ast.Constant)) else f"({to_c(e)})"
+
+        return re.sub(r"\$(\d+)", value, text)
 
     def body(self, node: isl.AstNode) -> c_ast.Node:
         items = self.nodes(node)
