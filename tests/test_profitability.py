@@ -538,3 +538,15 @@ def test_a_forward_goto_only_cuts_the_whole_programs_work_and_a_backward_one_is_
                                              "again:\n    A[0][0] -= 1.0;\n    if (A[0][0] > 0.0)\n        goto again;\n")
     bound, why = whole_program_work(Workspace(write_c(back, "b.c")))
     assert bound is None and "main" in why
+
+
+def test_a_local_set_once_to_a_constant_counts_as_that_constant(write_c):
+    """``int n = 40; lower(n, A);``: n is 40 wherever it is read (declared once, never written)."""
+    from passman.passes.parallel.profitability import whole_program_work
+
+    src = TRIANGLES.replace("NN", "40").replace("    lower(N, A);\n", "    int n = N;\n    lower(n, A);\n")
+    bound, why = whole_program_work(Workspace(write_c(src, "l.c")))
+    assert bound is not None and bound >= _triangle_work(40), why
+    written = src.replace("    lower(n, A);\n", "    n += (A[0][0] > 2.0);\n    lower(n, A);\n")
+    bound, why = whole_program_work(Workspace(write_c(written, "w.c")))
+    assert bound is None and "lower" in why

@@ -48,6 +48,7 @@ condition, and the reason in source terms.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -67,7 +68,7 @@ from ..cfacts.types import expr_arith_type
 from .marker import block_of, clauses, pragmas_of, replace_pragma
 from .ompify import version_loop
 from .verdicts import loop_header
-from .work_count import Unknown, _control_names, evaluate, region_runs, runs_per_call, statement_of
+from .work_count import Unknown, control_names, evaluate, region_runs, runs_per_call, statement_of
 
 __all__ = [
     "FORK_JOIN_NS",
@@ -363,7 +364,7 @@ class _Bounder:
         facts = self.loops.get(id(loop))
         if facts is None:
             hdr, _ = loop_header(loop, self.module)
-            split = hdr is not None and self.pieces > 1 and hdr.index in _control_names(loop.stmt)
+            split = hdr is not None and self.pieces > 1 and hdr.index in control_names(loop.stmt)
             facts = self.loops[id(loop)] = (hdr, split)
         hdr, split = facts
         rng = _header_range(hdr, env) if hdr is not None else None
@@ -857,17 +858,39 @@ def _parameter_constants(
     functions: list[Module],
 ) -> tuple[dict[str, dict[str, int]], dict[str, dict[str, set[int]]]]:
     """For each function, its integer parameters to which every call passes a constant: those
-    that always get the same one (their value), and those that get two or more (their values)."""
-    values = _call_constants(functions)
-    single = {f: {p: next(iter(v)) for p, v in vals.items() if v is not None and len(v) == 1}
+    that always get the same one (their value, with the function's :func:`_fixed_locals`), and
+    those that get two or more (their values)."""
+    fixed = {m.name: _fixed_locals(m) for m in functions}
+    values = _call_constants(functions, fixed)
+    single = {f: {**fixed[f], **{p: next(iter(v)) for p, v in vals.items() if v is not None and len(v) == 1}}
               for f, vals in values.items()}  # fmt: skip
     several = {f: {p: v for p, v in vals.items() if v is not None and len(v) > 1}
                for f, vals in values.items()}  # fmt: skip
     return single, several
 
 
-def _call_constants(functions: list[Module]) -> dict[str, dict[str, set[int] | None]]:
-    """For each function and parameter, the constants its calls pass (None: a call passes something else)."""
+def _fixed_locals(m: Module) -> dict[str, int]:
+    """The integer variables of function ``m`` that are constants: declared once, at the top of its
+    body, with a constant initializer, and never assigned, incremented or taken the address of
+    (PolyBench's ``int ni = NI, nj = NJ;`` in ``main``, passed to the kernels)."""
+    decls = [d for d in walk(m.ast) if isinstance(d, c_ast.Decl) and d.name]
+    once = {name for name, n in Counter(d.name for d in decls).items() if n == 1}
+    written = {w.base.name for w in writes(m.ast.body) if w.base is not None}
+    out: dict[str, int] = {}
+    for d in m.ast.body.block_items or []:
+        if (isinstance(d, c_ast.Decl) and d.name in once and d.name not in written and d.init is not None
+                and isinstance(d.type, c_ast.TypeDecl)):  # fmt: skip
+            try:
+                out[d.name] = evaluate(d.init, {})
+            except Unknown:
+                pass
+    return out
+
+
+def _call_constants(functions: list[Module],
+                    fixed: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, set[int] | None]]:
+    """For each function and parameter, the constants its calls pass (None: a call passes something
+    else); ``fixed``: per function, variables whose values its calls may pass."""
     values: dict[str, dict[str, set[int] | None]] = {}
     params: dict[str, list[str]] = {}
     for m in functions:
@@ -886,7 +909,7 @@ def _call_constants(functions: list[Module]) -> dict[str, dict[str, set[int] | N
                 if seen is None:
                     continue
                 try:
-                    seen.add(evaluate(exprs[k], {}))
+                    seen.add(evaluate(exprs[k], (fixed or {}).get(m.name, {})))
                 except (Unknown, IndexError):
                     values[call.name.name][name] = None
     return values

@@ -153,7 +153,7 @@ class _Counter:
         if facts is None:
             written = step == 0 or loop.cond is None or _written(loop.stmt, index, loop.cond)
             target = self.target is not None and any(n is self.target for n in walk(loop.stmt))
-            facts = self.facts[id(loop)] = (_control_names(loop.stmt), written, target)
+            facts = self.facts[id(loop)] = (control_names(loop.stmt), written, target)
         control, written, target = facts
         if written:
             raise Unknown
@@ -264,7 +264,7 @@ def _direct_trips(form: tuple[str, c_ast.Node], value: int, step: int, env: dict
     return n
 
 
-def _control_names(body: c_ast.Node) -> set[str]:
+def control_names(body: c_ast.Node) -> set[str]:
     """The names the loop headers and conditions under ``body`` read."""
     out: set[str] = set()
     for n in walk(body):
