@@ -872,7 +872,8 @@ def _parameter_constants(
 def _fixed_locals(m: Module) -> dict[str, int]:
     """The integer variables of function ``m`` that are constants: declared once, at the top of its
     body, with a constant initializer, and never assigned, incremented or taken the address of
-    (PolyBench's ``int ni = NI, nj = NJ;`` in ``main``, passed to the kernels)."""
+    (conv2d's ``int r = 2;``, passed to its kernel). A size macro the build chooses (PolyBench's
+    ``int ni = NI;``) is a name, not a constant: it stays unknown."""
     decls = [d for d in walk(m.ast) if isinstance(d, c_ast.Decl) and d.name]
     once = {name for name, n in Counter(d.name for d in decls).items() if n == 1}
     written = {w.base.name for w in writes(m.ast.body) if w.base is not None}
@@ -960,7 +961,8 @@ def sequential_program(ws, program_work: int | None = None, original_work: int |
         raise PassFailed("sequential_program: the program has OpenMP pragmas of its own")
     total, why = program_parallel_work(ws, limit=threshold)
     if total is None:
-        bounds = [b for b in (original_work, whole_program_work(ws)[0]) if b is not None]
+        bounds = [original_work] if original_work is not None and original_work < threshold else \
+            [b for b in (original_work, whole_program_work(ws)[0]) if b is not None]
         if not bounds or min(bounds) >= threshold:
             raise PassFailed(f"sequential_program: {why}")
         total = min(bounds)
