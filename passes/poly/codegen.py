@@ -225,8 +225,7 @@ def expand_iterators(text: str, names: Sequence[str]) -> str:
     return re.sub(r"\$(\d+)", lambda m: names[int(m.group(1))], text)
 
 
-def _bind_marks(schedule: isl.Schedule, names: Sequence[str],
-                prefixes: list[isl.UnionMap] | None = None) -> isl.Schedule:
+def _bind_marks(schedule: isl.Schedule, names: Sequence[str], prefixes: list[isl.UnionMap]) -> isl.Schedule:
     """The schedule with each pragma mark bound to the iterator of the loop it marks.
 
     A mark sits above a band; its loop is the band's first member, at the
@@ -245,7 +244,7 @@ def _bind_marks(schedule: isl.Schedule, names: Sequence[str],
         text = node.mark_get_id().get_name()
         if not is_pragma_mark(text):
             return node
-        if text.startswith(TASK_MARK) and prefixes is not None and "$" in text:
+        if text.startswith(TASK_MARK) and "$" in text:
             name = f"{text}{TASK_TAG}{len(prefixes)}"
             prefixes.append(node.get_prefix_schedule_union_map())
         else:
@@ -583,8 +582,7 @@ def _check_copies(scop: Scop, instances: Sequence[Instance]) -> None:
 
 
 def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock | None,
-         coords: list[tuple[int, list[isl.AstExpr]]] | None = None,
-         prefixes: Sequence[isl.UnionMap] = ()) -> isl.AstNode:
+         coords: list[tuple[int, list[isl.AstExpr]]], prefixes: Sequence[isl.UnionMap]) -> isl.AstNode:
     """isl's AST of ``schedule``, or PassFailed when isl takes longer than :data:`AST_SECONDS`.
 
     ``coords`` (emptied first) receives, for each tagged task mark isl generates
@@ -603,8 +601,6 @@ def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock |
             f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
             "the part is left as it is"
         ) from None
-    if coords is None:
-        return build.node_from_schedule(schedule)
     coords.clear()
     failed: list[str] = []
 

@@ -77,7 +77,6 @@ Properties:
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Sequence
 from typing import Literal, get_args
@@ -94,7 +93,6 @@ from .codegen import generate, identity_schedule, replace_part, schedule_nodes
 from .dependences import Dependence, Dependences
 from .footprint import known_parameters
 from .hyperplanes import Row, RowShape, find_row, violated
-from .isl_ast import TASK_MARK
 from .schedule_check import check_schedule, parse_sizes, part_problem, validity
 from .scop import Scop
 from .split_tiling import split_tile_nodes
@@ -267,32 +265,10 @@ def task_deltas(part: Scop, deps: Sequence[Dependence], tiles: isl.UnionMap) -> 
     return reduce_deltas(sets[0], deltas) if len(sets) == 1 else deltas
 
 
-def _unbound_task_names(nodes: Sequence[c_ast.Node], bound: set[str]) -> set[str]:
-    """Iterator names a task's ``depend`` clause uses where no loop around the task declares them.
-
-    isl drops a tile loop that runs once (fuzz seed 140055: one tile), and
-    the clause's ``$k`` then names a variable that does not exist.
-    """
-    out: set[str] = set()
-    for n in nodes:
-        if isinstance(n, c_ast.Pragma) and n.string.startswith(TASK_MARK):
-            out |= {w for w in re.findall(r"\bc\d+(?:_\d+)?\b", n.string) if w not in bound}
-        elif isinstance(n, c_ast.For):
-            names = {d.name for d in n.init.decls} if isinstance(n.init, c_ast.DeclList) else set()
-            out |= _unbound_task_names([n.stmt], bound | names)
-        elif n is not None:
-            out |= _unbound_task_names([c for _, c in n.children()], bound)
-    return out
-
-
 def _wrap_tasks(module: Module, part: Scop, nodes: list[c_ast.Node]) -> list[c_ast.Node]:
     """``{ char passman_tiles[...]; #pragma omp parallel / single { nodes } }``."""
     if any(isinstance(n, c_ast.Decl) for n in nodes):
         raise PassFailed(f"{part.where}: the part declares variables used after it: no task region")
-    unbound = _unbound_task_names(nodes, set())
-    if unbound:
-        raise PassFailed(f"{part.where}: the tile loops of {', '.join(sorted(unbound))} were generated "
-                         "away (a single tile): no task region")  # fmt: skip
     coord = part.nodes[0].coord
     taken = names_in_scope(module.ast, module.cu.ast.ext)
     if TASK_ARRAY in taken:
