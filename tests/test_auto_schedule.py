@@ -91,25 +91,39 @@ def test_matrix_products_get_parallel_tiles(path, name):
     lines = code.splitlines()
     marks = [k for k, line in enumerate(lines) if line.strip() == "#pragma passman parallel"]
     assert marks, code
-    for k in marks:  # the marked loop is a tile loop, and outermost in its nest
-        assert re.match(r"\s*for \(int c\d+ = .*; c\d+ \+= (32|64)\)$", lines[k + 1]), code
+    tiled = 0
+    for k in marks:  # the marked loop is outermost in its nest, a tile loop where the nest has reuse
+        tiled += bool(re.match(r"\s*for \(int c\d+ = .*; c\d+ \+= (32|64)\)$", lines[k + 1]))
         assert not any(
             line.lstrip().startswith("for")
             for line in lines[:k]
             if len(line) - len(line.lstrip()) < len(lines[k]) - len(lines[k].lstrip())
         ), code
+    # every product (an element of C read again along k) is in a tiled nest; an untiled nest
+    # only initialises or scales (each element once)
+    products = sum(1 for line in lines if "+=" in line and "*" in line.split("+=", 1)[1] and "[" in line)
+    assert tiled >= 1 and all("+=" not in "\n".join(_nest(lines, k)) for k in marks
+                              if not re.match(r"\s*for \(int c\d+ = .*; c\d+ \+= (32|64)\)$", lines[k + 1])), code
+    assert products
     assert "floord" not in code and "#pragma omp simd" in code or name == "kernel_syrk"
+
+
+def _nest(lines: list[str], k: int) -> list[str]:
+    """The lines of the loop nest after the pragma at line ``k`` (deeper than the pragma)."""
+    indent = len(lines[k]) - len(lines[k].lstrip())
+    out = [lines[k + 1]]
+    for line in lines[k + 2:]:
+        if len(line) - len(line.lstrip()) <= indent:
+            break
+        out.append(line)
+    return out
 
 
 GEMM = """
     #pragma passman parallel
-    for (int c0 = 0; c0 < ni; c0 += 32)
-        for (int c1 = 0; c1 < nj; c1 += 64)
-            for (int c2 = c0; c2 < (ni < c0 + 32 ? ni : c0 + 32); c2++) {
-                #pragma omp simd
-                for (int c3 = c1; c3 < (nj < c1 + 64 ? nj : c1 + 64); c3++)
-                    C[c2][c3] *= beta;
-            }
+    for (int c0 = 0; c0 < ni; c0++)
+        for (int c1 = 0; c1 < nj; c1++)
+            C[c0][c1] *= beta;
     #pragma passman parallel
     for (int c0 = 0; c0 < ni; c0 += 32)
         for (int c1 = 0; c1 < nj; c1 += 64)
@@ -126,7 +140,8 @@ GEMM = """
 
 def test_gemm_shape():
     """Not fused (fusing C *= beta into the k tiles puts guards in the point loops); the
-    stride-1 loop (j: C[i][j], B[k][j]) innermost, with a larger tile."""
+    stride-1 loop (j: C[i][j], B[k][j]) innermost, with a larger tile. C *= beta touches each
+    element once: not tiled (no reuse for a tile to keep)."""
     _, code = kernel_code("gemm.c", "kernel_gemm")
     assert code.endswith(GEMM), code
 

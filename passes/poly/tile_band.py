@@ -187,6 +187,50 @@ def stride_scores(scop: Scop, node: isl.ScheduleNode) -> list[int]:
     return scores
 
 
+def has_reuse(scop: Scop, node: isl.ScheduleNode) -> bool:
+    """Whether tiling band ``node`` can keep data in cache: an array element, or a cache line, is
+    used again across its members. Some access is invariant along a member (``C[i][j]`` along
+    ``k``, any array along a time loop); two accesses of an array differ by constants only (a
+    stencil's neighbours); or two accesses run along their rows with different members (a
+    transposition, ``b[i][j] = a[j][i]``: a tile uses each line of both). Not an
+    initialisation, a scaling or a copy of the same layout, each element touched once (the
+    corpus's init loops ran slower tiled). An access that is not an affine function of the
+    members: no proof either way, tiled as before."""
+    n = node.band_n_member()
+    partial = node.band_get_partial_schedule_union_map().intersect_domain(node.get_domain())
+    maps: list[isl.Map] = []
+    partial.foreach_map(maps.append)
+    offsets: dict[tuple[str, tuple], set[tuple[int, ...]]] = {}  # (array, linear part) -> constants
+    rows: set[frozenset[int]] = set()  # per access: the members its last subscript moves with
+    for bm in maps:
+        stmt = scop.statement(bm.get_tuple_name(isl.dim_type.in_))
+        for acc in stmt.accesses:
+            info = scop.arrays.get(acc.array)
+            if info is None or info.rank == 0:
+                continue
+            in_band = acc.relation.apply_domain(bm) if acc.affine else None  # [members] -> A[subscripts]
+            parts = [_affine_part(in_band, d) for d in range(in_band.dim(isl.dim_type.out))] \
+                if in_band is not None else [None]
+            if any(p is None for p in parts):
+                return True
+            if any(all(coefs[k] == 0 for coefs, _ in parts) for k in range(n)):
+                return True  # the same element along member k
+            key = (acc.array, tuple(tuple(coefs) for coefs, _ in parts))
+            offsets.setdefault(key, set()).add(tuple(c for _, c in parts))
+            rows.add(frozenset(k for k in range(n) if parts[-1][0][k]))
+    return len(rows) > 1 or any(len(found) > 1 for found in offsets.values())
+
+
+def _affine_part(rel: isl.Map, dim: int) -> tuple[list[int], int] | None:
+    """Coefficients and constant of output ``dim`` of a single-valued affine map (None: not affine)."""
+    coefs = _coefficients(rel, dim)
+    if coefs is None:
+        return None
+    aff = isl.PwMultiAff.from_map(rel).get_pw_aff(dim).get_pieces()[0][1]
+    const = aff.get_constant_val()
+    return (coefs, const.to_python()) if const.is_int() else None
+
+
 # ---------------------------------------------------------------- band surgery
 
 
@@ -291,7 +335,11 @@ def _process_band(
         else [False] * n
     )
     inner = _innermost(stride_scores(scop, node), zero) if permutable and n >= 2 else None
-    tile = options.tile and permutable and n >= 2
+    tileable = options.tile and permutable and n >= 2
+    tile = tileable and has_reuse(scop, node)
+    # a band without reuse is as good untiled as tiled: it scores as tiled (the choice among isl's
+    # fusion policies must not favour fusing it into a band that has reuse, guards and all)
+    untiled_as_good = tileable and not tile
     if tile:
         sizes = _tile_sizes(n, options, inner, stencil=not any(zero))
         extents = [_extent(node, k) for k in range(n)]
@@ -299,7 +347,7 @@ def _process_band(
         tile = len(big) >= 2 and any(s > 1 for s in sizes)
     if not tile:
         if n >= 2:
-            report.note_band(node, tiled=False)
+            report.note_band(node, tiled=untiled_as_good)
         if permutable and n >= 2:  # parallel member outermost, stride-1 member innermost
             first = zero.index(True) if any(zero) else None
             order = [k for k in range(n) if k not in (first, inner)]
