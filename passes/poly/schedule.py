@@ -326,7 +326,7 @@ def auto_schedule(
     Properties:
 
     - fusion: "smart" (default: fuse unless outer parallelism is lost), "none" or "max"
-    - tile: tile permutable bands of two or more loops (default true)
+    - tile: tile permutable bands of two or more loops where a tile keeps data (an element or a cache line used again: :func:`.tile_band.has_reuse`; not an initialisation or a copy) (default true)
     - tile_sizes: sizes per band member, "32,32,64", the last repeated ("" default: 32, 64 for a stride-1 innermost loop)
     - wavefront: make a wavefront of tiles when no tile loop is parallel (default true)
     - force_wavefront: isl's wavefront of time tiles on a time loop whose steps are parallel
