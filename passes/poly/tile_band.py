@@ -135,18 +135,8 @@ def _is_parallel(
 
 def _coefficients(rel: isl.Map, dim: int) -> list[int] | None:
     """Coefficients of output ``dim`` of a single-valued affine map over its inputs (None: not affine)."""
-    try:
-        pma = isl.PwMultiAff.from_map(rel)
-    except isl.Error:
-        return None
-    pieces = pma.get_pw_aff(dim).get_pieces()
-    if len(pieces) != 1:
-        return None
-    aff = pieces[0][1]
-    if aff.dim(isl.dim_type.div):
-        return None
-    n = aff.dim(isl.dim_type.in_)
-    return [aff.get_coefficient_val(isl.dim_type.in_, k).to_python() for k in range(n)]
+    part = _affine_part(rel, dim)
+    return None if part is None else part[0]
 
 
 def stride_scores(scop: Scop, node: isl.ScheduleNode) -> list[int]:
@@ -223,12 +213,18 @@ def has_reuse(scop: Scop, node: isl.ScheduleNode) -> bool:
 
 def _affine_part(rel: isl.Map, dim: int) -> tuple[list[int], int] | None:
     """Coefficients and constant of output ``dim`` of a single-valued affine map (None: not affine)."""
-    coefs = _coefficients(rel, dim)
-    if coefs is None:
+    try:
+        pieces = isl.PwMultiAff.from_map(rel).get_pw_aff(dim).get_pieces()
+    except isl.Error:
         return None
-    aff = isl.PwMultiAff.from_map(rel).get_pw_aff(dim).get_pieces()[0][1]
+    if len(pieces) != 1 or pieces[0][1].dim(isl.dim_type.div):
+        return None
+    aff = pieces[0][1]
     const = aff.get_constant_val()
-    return (coefs, const.to_python()) if const.is_int() else None
+    if not const.is_int():
+        return None
+    return [aff.get_coefficient_val(isl.dim_type.in_, k).to_python()
+            for k in range(aff.dim(isl.dim_type.in_))], const.to_python()
 
 
 # ---------------------------------------------------------------- band surgery
