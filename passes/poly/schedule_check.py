@@ -58,36 +58,34 @@ def check_schedule(scop: Scop, deps: Iterable[Dependence], schedule: isl.Schedul
         )
     smap = schedule.get_map().intersect_domain(domain)
     before = strictly_before(smap)
-    # each test is linear in the relation (a union passes iff every member does): test the
-    # union of the dependences once, and look for the one to name only when it fails
     rels = [isl.UnionMap.from_map(d.relation) for d in deps]
     every = _union(rels)
-    if not before(every):
+
+    def refuse_if(broken: Callable[[isl.UnionMap], bool], what: str) -> None:
+        # each test is linear in the relation (a union passes iff every member does): test the
+        # union of the dependences once, and look for the one to name only when it fails
+        if not broken(every):
+            return
         for d, rel in zip(deps, rels):
-            if not before(rel):
-                raise _violation(d, "the schedule executes a dependence sink before its source")
-        raise PassFailed(f"{scop.where}: the schedule executes a dependence sink before its source")
+            if broken(rel):
+                raise _violation(d, what)
+        raise PassFailed(f"{scop.where}: {what}")
+
+    refuse_if(lambda rel: not before(rel), "the schedule executes a dependence sink before its source")
     for mark in _marks(schedule.get_root()):
         text = mark.mark_get_id().get_name()
         band = mark.child(0)
         if band.get_type() != isl.schedule_node_type.band:
             raise PassFailed(f"{scop.where}: mark '{text}' is not on a loop")
-        if carries(band, 0, every).is_empty():
-            continue
-        for d, rel in zip(deps, rels):
-            if not carries(band, 0, rel).is_empty():
-                raise _violation(d, f"the loop marked '{text}' carries a dependence")
-        raise PassFailed(f"{scop.where}: the loop marked '{text}' carries a dependence")
+        refuse_if(lambda rel, band=band: not carries(band, 0, rel).is_empty(),
+                  f"the loop marked '{text}' carries a dependence")
     for node in schedule_nodes(schedule.get_root(), isl.schedule_node_type.set):
         # children of a set node run in any order: no dependence may link two of them
         prefix = node.get_prefix_schedule_union_map()
         same = prefix.apply_range(prefix.reverse())
         filters = [node.child(k).filter_get_filter() for k in range(node.n_children())]
-        if _links(every, same, filters):
-            for d, rel in zip(deps, rels):
-                if _links(rel, same, filters):
-                    raise _violation(d, "the schedule leaves a dependence source and sink unordered")
-            raise PassFailed(f"{scop.where}: the schedule leaves a dependence source and sink unordered")
+        refuse_if(lambda rel, same=same, filters=filters: _links(rel, same, filters),
+                  "the schedule leaves a dependence source and sink unordered")
 
 
 def _links(rel: isl.UnionMap, same: isl.UnionMap, filters: list[isl.UnionSet]) -> bool:
