@@ -56,6 +56,10 @@ Options (``--set NAME=VALUE``):
   ``min_work=0``, lifts it), where that work is known; where the regions'
   work cannot be counted (tiled or wavefront bounds), an upper bound of the
   whole program's work, taken before anything changed, stands for it;
+  where nothing bounds it (a ``while`` loop, sizes from the input or the
+  build), ``guard_team_start`` lets the run decide: the regions start the
+  threads once the program has used that much processor time
+  (``if(clock() >= PASSMAN_THREADS_AFTER * CLOCKS_PER_SEC)``);
 * ``constants`` (default true) replaces integer parameters by the
   constant every call passes (``propagate_constant_arguments``), after the
   scheduler, and folds the scheduled functions' bounds that became
@@ -253,3 +257,11 @@ def main(
     except PassFailed as why:
         if verbose and "at least" not in str(why):
             print(f"passman: kept parallel: {why}")
+        # nothing bounds one run's work (a while loop, sizes from the input or the build): the run decides
+        try:
+            ws.guard_team_start(original_work=original_work)
+            if verbose:
+                print("passman: guarded: the threads start once the program has run as long as starting them "
+                      "is worth (PASSMAN_THREADS_AFTER seconds of processor time)")
+        except PassFailed:
+            pass

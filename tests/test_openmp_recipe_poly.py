@@ -72,7 +72,7 @@ SLOW: dict[str, str] = {}
 def test_corpus_program_prints_the_same_through_the_poly_recipe(name, tmp_path):
     ws = scheduled(name)
     files = next(p for p in PROGRAMS if program_id(p) == name)
-    built = ws.build("openmp", tmp_path / "out", opt="-O1")
+    built = ws.build("openmp", tmp_path / "out", opt="-O1", cflags=["-DPASSMAN_THREADS_AFTER=0"])
     ref = reference_output(files)
     tol = RTOL if floating_reductions(ws) else 0.0
     for threads in (1, 2):
@@ -169,7 +169,7 @@ def test_a_scheduled_function_keeps_its_other_loops_and_its_output(write_c, tmp_
     pragmas = [p for p in omp_pragmas(ws["kernel"]) if p.startswith("omp parallel")]
     assert len(pragmas) == 1, code  # the tile loop; the function's other loops stay as they are
     assert "for (i = 0; i < 6000; i++)" in code, code  # (the recipe skips the coarse path here)
-    built = ws.build("openmp", tmp_path / "out", opt="-O1")
+    built = ws.build("openmp", tmp_path / "out", opt="-O1", cflags=["-DPASSMAN_THREADS_AFTER=0"])
     ref = reference_output([src])
     for threads in (1, 2):
         assert run_threads(built.binary, threads).stdout == ref.stdout

@@ -550,3 +550,126 @@ def test_a_local_set_once_to_a_constant_counts_as_that_constant(write_c):
     written = src.replace("    lower(n, A);\n", "    n += (A[0][0] > 2.0);\n    lower(n, A);\n")
     bound, why = whole_program_work(Workspace(write_c(written, "w.c")))
     assert bound is None and "lower" in why
+
+
+THREADS = r"""
+#include <pthread.h>
+#include <stdio.h>
+#define N 300000
+static double a[4][N];
+static double b[N];
+static void scale(double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = 2.0 * x[i] + 1.0;
+}
+static void *work(void *p)
+{
+    scale((double *)p, N);
+    return NULL;
+}
+static void fill(double *x, int n)
+{
+    for (int i = 0; i < n; i++)
+        x[i] = (i % 11) * 0.5;
+}
+int main(void)
+{
+    pthread_t t[4];
+    double s = 0.0;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < N; i++)
+            a[k][i] = (i + k) % 7;
+    fill(b, N);
+    for (int k = 0; k < 4; k++)
+        pthread_create(&t[k], NULL, (void *(*)(void *))work, a[k]);
+    for (int k = 0; k < 4; k++)
+        pthread_join(t[k], NULL);
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < N; i++)
+            s += a[k][i] + b[i];
+    printf("%.1f\n", s);
+    return 0;
+}
+"""
+
+
+def test_no_region_in_code_the_programs_own_threads_run(write_c, tmp_path):
+    """``scale`` runs in the threads ``pthread_create`` starts (through ``work``): no team there; ``fill`` gets one."""
+    src = write_c(THREADS)
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws, poly=False, program_work=0)  # the per-region rule alone
+    assert omp_lines(ws["scale"].code) == []
+    why = why_sequential(ws["scale"].all_loops[0])
+    assert "run by the threads pthread_create starts at" in why and "team of threads in each" in why, why
+    assert omp_lines(ws["fill"].code), ws["fill"].code  # the same loop, called from main: a region
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": "2"}, timeout=60)
+    assert got.stdout == reference_output([src]).stdout
+
+
+CONVERGE = r"""
+#include <stdio.h>
+#include <string.h>
+#define N 200000
+static double a[N];
+static void threads_seen(void)  /* the threads this process has at the end (libgomp keeps its team) */
+{
+    char line[256];
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "Threads:", 8) == 0)
+            fputs(line, stderr);
+    if (f != NULL)
+        fclose(f);
+}
+int main(int argc, char **argv)
+{
+    double change = 1.0;
+    int steps = 0;
+    int n = argc > 5 ? 1000 : N;  /* a size from the command line */
+    for (int i = 0; i < n; i++)
+        a[i] = (i % 17) + 1.0;
+    while (change > 1e-3) {  /* a convergence loop: nothing bounds one run's work */
+        change = 0.0;
+        for (int i = 0; i < N; i++)
+            a[i] = 0.5 * a[i];
+        for (int i = 0; i < N; i++)
+            change = a[i] > change ? a[i] : change;
+        steps++;
+    }
+    printf("%d %.6f\n", steps, change);
+    threads_seen();
+    return 0;
+}
+"""
+
+
+def test_where_nothing_bounds_the_work_the_run_starts_the_threads_once_it_has_run_long_enough(write_c, tmp_path):
+    """guard_team_start: every region gets ``if(clock() >= PASSMAN_THREADS_AFTER * CLOCKS_PER_SEC)``."""
+    src = write_c(CONVERGE)
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws, poly=False)
+    code = ws.compilation_units[0].code
+    pragmas = omp_lines(ws["main"].code)
+    assert pragmas and all(p.endswith("clock() >= PASSMAN_THREADS_AFTER * CLOCKS_PER_SEC)") for p in pragmas), pragmas
+    assert any(re.search(r" if\(\(\(long\)n \* 2 >= 2000\) && clock\(\)", p) for p in pragmas), pragmas  # joined
+    # this suite's thread start-up, 200 us (conftest), twice: 0.4 ms of processor time
+    assert "#include <time.h>" in code and "#define PASSMAN_THREADS_AFTER 0.0004\n" in code
+    reference = reference_output([src]).stdout
+    for after, threads_at_2 in (("0", 2), ("1000", 1)):  # at once; after 1000 s (never, in this run)
+        built = ws.build("openmp", tmp_path / f"out{after}", opt="-O2", cflags=[f"-DPASSMAN_THREADS_AFTER={after}"])
+        for threads in (1, 2):
+            got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=60)
+            assert got.stdout == reference
+            assert f"Threads:\t{min(threads, threads_at_2)}" in got.stderr, (after, threads, got.stderr)
+    # where the work is bounded, sequential_program decides and this rule stays out
+    bounded = Workspace(write_c(CONVERGE.replace("while (change > 1e-3)", "for (int t = 0; t < 3; t++)").replace(
+        "argc > 5 ? 1000 : N", "N"), "b.c"))
+    load_recipe("openmp").main(bounded, poly=False)
+    assert "PASSMAN_THREADS_AFTER" not in bounded.compilation_units[0].code
+    with pytest.raises(PassFailed, match="bounded"):
+        bounded.guard_team_start()
+    off = Workspace(src)
+    load_recipe("openmp").main(off, poly=False, program_work=0)  # no program rule: no guard either
+    assert "PASSMAN_THREADS_AFTER" not in off.compilation_units[0].code and omp_lines(off["main"].code)

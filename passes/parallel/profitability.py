@@ -48,6 +48,7 @@ condition, and the reason in source terms.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -503,6 +504,44 @@ def repeated_call(module: Module) -> str | None:
     return None
 
 
+#: functions that start a thread, and the position of the start routine among their arguments
+THREAD_STARTERS = {"pthread_create": 2, "thrd_create": 1}
+
+
+def _function_named(e: c_ast.Node) -> str | None:
+    """The function an argument names (``f``, ``&f``, ``(void *(*)(void *))f``), or None."""
+    while isinstance(e, c_ast.Cast) or (isinstance(e, c_ast.UnaryOp) and e.op == "&"):
+        e = e.expr
+    return e.name if isinstance(e, c_ast.ID) else None
+
+
+def user_threads(module: Module) -> str | None:
+    """Where the program's own threads run ``module``'s function, or None.
+
+    The function, or a function that calls it, is the start routine of a
+    ``pthread_create`` or ``thrd_create``: the program already runs it on
+    several threads at once, and a parallel region there would start a team
+    in each of them (more threads than cores). Returns the place in words
+    (``"by the threads pthread_create starts at app.c:91"``).
+    """
+    names: set[str] = set()
+    todo = [module]
+    while todo:
+        m = todo.pop()
+        if m.name not in names:
+            names.add(m.name)
+            todo.extend(m.callers)
+    rm = module.ws.rm
+    for f in module.ws.modules:
+        calls = rm.get("function_references", f).calls
+        for starter, position in THREAD_STARTERS.items():
+            for call in calls.get(starter, ()):
+                args = call.args.exprs if call.args is not None else []
+                if len(args) > position and _function_named(args[position]) in names:
+                    return f"by the threads {starter} starts at {where(call)}"
+    return None
+
+
 @dataclass(frozen=True)
 class Profitability:
     """Whether a parallel region on a loop pays: ``parallel``, the run-time ``condition`` ("" none), why."""
@@ -528,6 +567,10 @@ def profitability(
     does not count among the sequential loops that would open ``loop``'s
     region repeatedly.
     """
+    threads = user_threads(loop.module)
+    if threads is not None:
+        return Profitability(False, "", f"{loop.module.name} is run {threads}: a parallel region here "
+                                        f"would start a team of threads in each of them")
     around = enclosing_loops(loop)
     sequential = [n for n in around if not parallel(n)]
     runs = _executions(sequential, around, loop.module) if sequential else 1
@@ -954,19 +997,9 @@ def sequential_program(ws, program_work: int | None = None, original_work: int |
     Refuses when the total is not known, when it pays, or when the user's
     program has OpenMP pragmas of its own.
     """
-    threshold = program_work_threshold(ws.props.parallel_program_work if program_work is None else program_work)
-    if threshold <= 0:
-        raise PassFailed("sequential_program: parallel_program_work is 0 (no such rule)")
-    if _user_openmp(ws):
-        raise PassFailed("sequential_program: the program has OpenMP pragmas of its own")
-    total, why = program_parallel_work(ws, limit=threshold)
+    threshold, total, why = _program_total(ws, "sequential_program", program_work, original_work)
     if total is None:
-        bounds = [original_work] if original_work is not None and original_work < threshold else \
-            [b for b in (original_work, whole_program_work(ws)[0]) if b is not None]
-        if not bounds or min(bounds) >= threshold:
-            raise PassFailed(f"sequential_program: {why}")
-        total = min(bounds)
-        why = f"{why}, but the whole program executes at most {total} statement(s) in one run"
+        raise PassFailed(f"sequential_program: {why}")
     if total >= threshold:
         raise PassFailed(f"sequential_program: {why}, at least {threshold} (property parallel_program_work)")
     edited = 0
@@ -986,3 +1019,108 @@ def sequential_program(ws, program_work: int | None = None, original_work: int |
         edited += 1
     if not edited:
         raise PassFailed("sequential_program: the program has no parallel region")
+
+
+def _program_total(ws, name: str, program_work: int | None,
+                   original_work: int | None) -> tuple[int, int | None, str]:
+    """The program rule's threshold, the work it weighs (None: not known) and how it was counted."""
+    threshold = program_work_threshold(ws.props.parallel_program_work if program_work is None else program_work)
+    if threshold <= 0:
+        raise PassFailed(f"{name}: parallel_program_work is 0 (no such rule)")
+    if _user_openmp(ws):
+        raise PassFailed(f"{name}: the program has OpenMP pragmas of its own")
+    total, why = program_parallel_work(ws, limit=threshold)
+    if total is None:
+        bounds = [original_work] if original_work is not None and original_work < threshold else \
+            [b for b in (original_work, whole_program_work(ws)[0]) if b is not None]
+        if not bounds:
+            return threshold, None, why
+        if min(bounds) < threshold:
+            why = f"{why}, but the whole program executes at most {min(bounds)} statement(s) in one run"
+        return threshold, min(bounds), why
+    return threshold, total, why
+
+
+#: the macro of :func:`guard_team_start`'s output: seconds of CPU time the program runs before its threads start
+THREADS_AFTER = "PASSMAN_THREADS_AFTER"
+
+
+def _threads_pay() -> str:
+    return f"clock() >= {THREADS_AFTER} * CLOCKS_PER_SEC"
+
+
+@transformation(scope="program", reads=["function_references"])
+def guard_team_start(ws, program_work: int | None = None, original_work: int | None = None) -> None:
+    """Start the threads only once the program has run as long as starting them is worth (a run-time test).
+
+    Where nothing bounds the work of one run (a ``while`` loop, loop
+    bounds read from the input or sizes chosen by the build, as in
+    ``-DNI=4000``), :func:`sequential_program` cannot tell a run that is
+    too short for its threads from a long one. This pass lets the run
+    tell: each of passman's ``omp parallel`` pragmas gets the clause
+    ``if(clock() >= PASSMAN_THREADS_AFTER * CLOCKS_PER_SEC)`` (joined
+    with ``&&`` to an ``if`` it has), and the unit defines
+    ``PASSMAN_THREADS_AFTER`` (unless the build does, ``-D``) as the
+    processor time of the program's own threshold: ``parallel_program_work``
+    statement executions at :data:`STATEMENT_NS`, twice this machine's
+    thread start-up by default. Before that much time has run, a region
+    runs on the encountering thread and no team is created; after it, a
+    team is (the processor time only grows). A run shorter than the
+    threshold never pays for the threads; a longer one loses at most the
+    threshold's half (the ski-rental bound). ``-DPASSMAN_THREADS_AFTER=0``
+    starts them at the first region.
+
+    Before (``n`` read from the input)::
+
+        #pragma omp parallel for
+        for (i = 0; i < n; i++)
+
+    After::
+
+        #pragma omp parallel for if(clock() >= PASSMAN_THREADS_AFTER * CLOCKS_PER_SEC)
+        for (i = 0; i < n; i++)
+
+    Refuses where the program's work is bounded (:func:`sequential_program`
+    decides there), where the rule is off (``parallel_program_work`` 0),
+    where the program has OpenMP pragmas or threads of its own, and where
+    it has no region.
+    """
+    threshold, total, why = _program_total(ws, "guard_team_start", program_work, original_work)
+    if total is not None:
+        raise PassFailed(f"guard_team_start: the program's work is bounded ({why}): sequential_program decides")
+    seconds = threshold * STATEMENT_NS * 1e-9
+    guarded = 0
+    for cu in ws.compilation_units:
+        if cu.is_stub:
+            continue
+        names = {n.decl.name for n in cu.ast.ext if isinstance(n, c_ast.FuncDef)}
+        edited = 0
+        for m in ws.all_functions:
+            if m.is_stub or m.name not in names:
+                continue
+            pragmas = [p for p in walk(m.ast.body) if isinstance(p, c_ast.Pragma) and _creates_threads(p)]
+            if not pragmas:
+                continue
+            for p in walk(m.edit().body):
+                if isinstance(p, c_ast.Pragma) and _creates_threads(p) and THREADS_AFTER not in p.string:
+                    p.string = _with_condition(p.string, _threads_pay())
+                    edited += 1
+        if edited:
+            cu.include("time.h")
+            cu.directives.append(f"/* passman: the threads start once the program has run this long (seconds of "
+                                 f"processor time, twice\n   their start-up where passman ran); "
+                                 f"-D{THREADS_AFTER}=0 starts them at the first region */\n"
+                                 f"#ifndef {THREADS_AFTER}\n#define {THREADS_AFTER} {seconds:.3g}\n#endif")
+            guarded += edited
+    if not guarded:
+        raise PassFailed("guard_team_start: the program has no parallel region")
+
+
+def _with_condition(pragma: str, condition: str) -> str:
+    """``pragma`` with ``condition`` in its ``if`` clause (joined with ``&&`` to one it has)."""
+    for name, arg in clauses(pragma):
+        if name == "if" and arg is not None:
+            found = re.search(rf"\bif\s*\({re.escape(arg)}\)", pragma)
+            if found is not None:
+                return f"{pragma[:found.start()]}if(({arg}) && {condition}){pragma[found.end():]}"
+    return f"{pragma} if({condition})"

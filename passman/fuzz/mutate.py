@@ -298,7 +298,8 @@ def _compare(mutant: Mutant, workdir: Path, src: Path, out: Path,
         if objs is None or objs.returncode != 0:
             return done("bad_output", _first_error(objs.stderr) if objs else "gcc ran past its limit")
         return done("correct", "the mutant does not link; output compiled only")
-    got = _run(["gcc", "-O2", "-fopenmp", *sources, "-o", str(workdir / "got"), "-lm"], out, GCC_TIMEOUT)
+    got = _run(["gcc", "-O2", "-fopenmp", "-DPASSMAN_THREADS_AFTER=0", *sources, "-o", str(workdir / "got"), "-lm"],
+               out, GCC_TIMEOUT)  # threads from the first region on (guard_team_start's macro)
     if got is None or got.returncode != 0:
         return done("bad_output", _first_error(got.stderr) if got else "gcc ran past its limit")
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")

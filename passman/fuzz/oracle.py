@@ -8,7 +8,8 @@ reference. Passman then transforms it, in one of two modes:
 * ``api``: a list of Python API transformations (:mod:`.steps`) replayed in
   a child process under the same limit, the workspace saved to ``out``.
 
-The transformed program is compiled with ``gcc -O1 -fopenmp`` and run with
+The transformed program is compiled with ``gcc -O1 -fopenmp`` (threads from
+its first region on: ``-DPASSMAN_THREADS_AFTER=0``) and run with
 ``OMP_NUM_THREADS`` 1, 2 and 4. Outputs are compared number by number with
 a relative tolerance of :data:`RTOL` (1e-9; absolute :data:`ATOL` near
 zero), the text between numbers exactly: a parallel floating-point
@@ -91,7 +92,8 @@ class Verdict:
 
 def _compile(sources: Sequence[Path], build: Path, openmp: bool) -> tuple[Path | None, str]:
     """Compile ``sources`` with ``gcc -O1`` (and ``-fopenmp``); the binary or the compiler's errors."""
-    flags = ["-O1", "-fopenmp"] if openmp else ["-O1"]
+    # threads from the first region on, however short the run (guard_team_start's macro): races show
+    flags = ["-O1", "-fopenmp", "-DPASSMAN_THREADS_AFTER=0"] if openmp else ["-O1"]
     cpp = ["-I", str(sources[0].parent)] if sources else []
     plan = BuildPlan(
         sources=[SourceFile(p.resolve(), "gcc", []) for p in sources],
