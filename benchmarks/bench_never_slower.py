@@ -11,7 +11,9 @@ programs, named ``realworld/NAME``, and the two-file PolyBench-like
 ``openmp`` recipe with the OpenMP backend (``-O3 -fopenmp``); then the
 original and the OpenMP build at each ``OMP_NUM_THREADS`` run interleaved,
 ``--runs`` times, and the table gives the medians and the ratio
-``openmp / original`` (above 1: slower). Target: no ratio above 1.05.
+``openmp / original`` (above 1: slower). A program with OpenMP pragmas of
+its own is built with ``-fopenmp`` too and compared at the same number of
+threads: the user's program as the user runs it. Target: no ratio above 1.05.
 Each run's output is checked against the original's (``rtol=atol=1e-6``).
 Each time is of a batch of ``--repeat`` runs of the program, so that process
 start-up noise is smaller than a few percent.
@@ -104,12 +106,19 @@ def program(name: str) -> tuple[list[Path], list[str]]:
     return [CORPUS / f"{name}.c"], []
 
 
+def own_openmp(files: list[Path]) -> bool:
+    """Whether the program has OpenMP pragmas of its own (it is then built and run as an OpenMP program)."""
+    return any(line.lstrip().startswith("#") and "omp" in line.lstrip("# \t").split()[1:2]
+               for f in files for line in f.read_text().splitlines() if "pragma" in line)
+
+
 def build_original(files: list[Path], cppflags: list[str], folder: Path) -> Path:
-    """``gcc -O3 files -lm``: the baseline binary."""
+    """``gcc -O3 files -lm`` (with ``-fopenmp`` for a program with pragmas of its own): the baseline binary."""
     from passman.builder import BuildPlan, SourceFile, compile
 
-    plan = BuildPlan(sources=[SourceFile(f) for f in files], output="original", cflags=["-O3"],
-                     cppflags=cppflags, libs=["-lm"])  # fmt: skip
+    omp = ["-fopenmp"] if own_openmp(files) else []
+    plan = BuildPlan(sources=[SourceFile(f) for f in files], output="original", cflags=["-O3", *omp],
+                     cppflags=cppflags, ldflags=omp, libs=["-lm"])  # fmt: skip
     return compile(plan, folder).binary
 
 
@@ -179,15 +188,22 @@ def main(argv: list[str] | None = None) -> int:
             original = build_original(files, cppflags, folder / "original")
             _, expect = timed(original, None, None, 1)
             binary, pragmas, recipe_s = build_openmp(files, cppflags, folder / "openmp")
-            times: dict[str, list[float]] = {"original": [], **{f"omp{t}": [] for t in threads}}
+            # a program with OpenMP of its own runs as the user runs it: at the same number of threads
+            bases = [f"original{t}" for t in threads] if own_openmp(files) else ["original"]
+            times: dict[str, list[float]] = {**{b: [] for b in bases}, **{f"omp{t}": [] for t in threads}}
             for _ in range(args.runs):  # interleaved: drifts of the machine hit every configuration alike
-                times["original"].append(timed(original, None, expect, args.repeat)[0])
+                for b in bases:
+                    at = int(b[len("original"):]) if b != "original" else None
+                    times[b].append(timed(original, at, expect, args.repeat)[0])
                 for t in threads:
                     times[f"omp{t}"].append(timed(binary, t, expect, args.repeat)[0])
             med = {k: statistics.median(v) / args.repeat * 1e3 for k, v in times.items()}
+            med["original"] = med[bases[0]]
+            if len(bases) > 1:
+                name = f"{name} (own OpenMP: -fopenmp, same threads)"
             cells = []
             for t in threads:
-                ratio = med[f"omp{t}"] / med["original"]
+                ratio = med[f"omp{t}"] / med[f"original{t}" if len(bases) > 1 else "original"]
                 if ratio > TOLERANCE:
                     slower.append(f"{name}@{t}")
                 cells.append(f"{med[f'omp{t}']:.2f} | {ratio:.2f}{' **' if ratio > TOLERANCE else ''}")

@@ -99,7 +99,7 @@ def run_threads(binary: Path, threads: int):
 @pytest.mark.parametrize("name", [program_id(p) for p in PROGRAMS])
 def test_corpus_program_prints_the_same_with_1_and_2_threads(name, tmp_path):
     ws = parallelized(name)
-    built = ws.build("openmp", tmp_path / "out", opt="-O1")
+    built = ws.build("openmp", tmp_path / "out", opt="-O1", cflags=["-DPASSMAN_THREADS_AFTER=0"])  # threads from the first region on
     ref = reference_output(sources(name))
     tol = RTOL if floating_reductions(ws) else 0.0
     for threads in (1, 2):
@@ -492,7 +492,11 @@ def test_backend_writes_a_makefile_with_openmp_and_opt(tmp_path, write_c):
     out = tmp_path / "out"
     built = ws.build("openmp", out)
     makefile = (out / "Makefile").read_text()
-    assert "CFLAGS = -O3 -fopenmp -fipa-pta" in makefile and "LDFLAGS = -fopenmp" in makefile
+    assert "CFLAGS = -O3 -fopenmp -fipa-pta" in makefile
+    # gcc's OpenMP runtime linked in (loading libgomp.so costs each run 0.15-0.3 ms); no libgomp.so needed
+    assert "LDLIBS = -lm -Wl,-Bstatic -lgomp -Wl,-Bdynamic" in makefile and "-fopenmp" not in makefile.split(
+        "LDFLAGS =")[1].splitlines()[0]
+    assert "libgomp.so" not in _needed(built.binary)
     text = (out / "t.c").read_text()
     assert text.startswith("/* t.c: parallelized by passman for OpenMP")
     assert "#include <omp.h>" not in text  # only pragmas: no need for it
@@ -500,6 +504,65 @@ def test_backend_writes_a_makefile_with_openmp_and_opt(tmp_path, write_c):
     ws.props.openmp_opt = "-O1 -g"
     ws.build("openmp", out)
     assert "CFLAGS = -O1 -g -fopenmp -fipa-pta" in (out / "Makefile").read_text()
+
+
+def _needed(binary: Path) -> str:
+    """The shared libraries ``binary`` names (readelf's NEEDED entries)."""
+    import subprocess
+
+    return subprocess.run(["readelf", "-d", str(binary)], capture_output=True, text=True, check=True).stdout
+
+
+THREADS_SEEN = r"""
+#include <stdio.h>
+#include <string.h>
+static double a[200000];
+/* the threads this process has at the end (libgomp keeps its team): on stderr */
+static void threads_seen(void)
+{
+    char line[256];
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "Threads:", 8) == 0)
+            fputs(line, stderr);
+    if (f != NULL)
+        fclose(f);
+}
+int main(void)
+{
+    double s = 0.0;
+    for (int i = 0; i < 200000; i++)
+        a[i] = (i % 13) * 0.25;
+    for (int i = 0; i < 200000; i++)
+        a[i] = a[i] * a[i] + 1.0;
+    for (int i = 0; i < 200000; i++)
+        s += a[i];
+    printf("%.2f\n", s);
+    threads_seen();
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("link", ["static", "dynamic"])
+def test_backend_links_the_openmp_runtime_statically_or_dynamically_and_both_start_threads(tmp_path, write_c, link):
+    ws = Workspace(write_c(THREADS_SEEN))
+    load_recipe("openmp").main(ws, program_work=0)
+    assert "#pragma omp parallel" in ws["main"].code
+    built = ws.build("openmp", tmp_path / "out", link=link)
+    assert ("libgomp.so" in _needed(built.binary)) == (link == "dynamic")
+    for threads in (1, 2):
+        got = run_threads(built.binary, threads)
+        assert got.stdout == reference_output([write_c(THREADS_SEEN, "orig.c")]).stdout
+        assert f"Threads:\t{threads}" in got.stderr, got.stderr  # the runtime reads OMP_NUM_THREADS either way
+
+
+def test_backend_links_the_openmp_runtime_dynamically_next_to_other_libraries(tmp_path, write_c):
+    ws = Workspace(write_c(THREADS_SEEN))
+    load_recipe("openmp").main(ws, program_work=0)
+    ws.build("openmp", tmp_path / "out", libs=["-lm", "-lpthread"])  # a library that may bring its own libgomp
+    makefile = (tmp_path / "out" / "Makefile").read_text()
+    assert "LDFLAGS = -fopenmp" in makefile and "-lgomp" not in makefile
 
 
 def test_backend_includes_omp_h_only_for_omp_calls(tmp_path, write_c):

@@ -18,11 +18,18 @@ Properties (``--set NAME=VALUE``, ``ws.props.NAME``):
   from a structure and lose what the compiler knew of their aliasing in the
   original; without it gcc 12 runs the loops of ``two_mm`` twice slower per
   thread. Set it empty for compilers other than gcc);
-- ``openmp_cc``: the C compiler (default ``gcc``; it must accept ``-fopenmp``).
+- ``openmp_cc``: the C compiler (default ``gcc``; it must accept ``-fopenmp``);
+- ``openmp_link``: ``static`` (default) links gcc's OpenMP runtime into the
+  program (``-Wl,-Bstatic -lgomp -Wl,-Bdynamic``): loading ``libgomp.so``
+  costs every run 0.15-0.3 ms, a tenth of a program that runs for 2 ms
+  (``benchmarks/bench_never_slower.py``). It stays dynamic (``-fopenmp`` at
+  link time) where the program links other libraries than libm (a library
+  built with OpenMP brings its own libgomp, and two runtimes would each
+  start a team), with a compiler other than gcc, or with ``dynamic``.
 
 Options of ``ws.build("openmp", dir, ...)`` override them: ``opt`` (a string
 or a list of flags), ``extra``, ``cc``, ``cflags`` (flags after ``OPT``),
-``ldflags``, ``libs`` (default ``["-lm"]``), ``output``. Libraries the
+``ldflags``, ``libs`` (default ``["-lm"]``), ``link``, ``output``. Libraries the
 program calls add their ``openmp`` implementation, as their brokers say.
 """
 
@@ -54,7 +61,15 @@ EXTRA = register_property(
     "flags the OpenMP backend adds after OPT and -fopenmp (default -fipa-pta, for gcc: see the backend's docs)",
 )
 
+LINK = register_property(
+    "openmp_link", str, "static",
+    "how the OpenMP backend links gcc's OpenMP runtime: static (libgomp.a, where the program links no other "
+    "library than libm) or dynamic (-fopenmp at link time)",
+)
+
 OPENMP_FLAG = "-fopenmp"
+#: gcc's OpenMP runtime linked into the program: loading libgomp.so costs every run 0.15-0.3 ms
+STATIC_GOMP = ["-Wl,-Bstatic", "-lgomp", "-Wl,-Bdynamic"]
 
 
 def _template(name: str) -> jinja2.Template:
@@ -125,4 +140,12 @@ class OpenMPBackend:
             ldflags=[*options.get("ldflags", []), OPENMP_FLAG],
             libs=list(options.get("libs", ["-lm"])),
         )
-        return extend_plan(plan, ws, self.target)
+        plan = extend_plan(plan, ws, self.target)
+        link = options.get("link", ws.props.openmp_link)
+        if link not in ("static", "dynamic"):
+            raise ValueError(f"openmp_link must be static or dynamic, not {link!r}")
+        if link == "static" and Path(cc).name.startswith("gcc") and set(plan.libs) <= {"-lm"}:
+            # no library of the program brings its own libgomp: one runtime, linked in
+            plan.ldflags = [f for f in plan.ldflags if f != OPENMP_FLAG] + ["-pthread"]
+            plan.libs = [*plan.libs, *STATIC_GOMP]
+        return plan
