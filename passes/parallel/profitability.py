@@ -531,9 +531,9 @@ def user_threads(module: Module) -> str | None:
         if m.name not in names:
             names.add(m.name)
             todo.extend(m.callers)
-    rm = module.ws.rm
-    for f in module.ws.modules:
-        calls = rm.get("function_references", f).calls
+    ws = module.ws
+    for f in ws.modules:
+        calls = ws.resource("function_references", f).calls
         for starter, position in THREAD_STARTERS.items():
             for call in calls.get(starter, ()):
                 args = call.args.exprs if call.args is not None else []
@@ -1110,7 +1110,7 @@ def guard_team_start(ws, program_work: int | None = None, original_work: int | N
             cu.directives.append(f"/* passman: the threads start once the program has run this long (seconds of "
                                  f"processor time, twice\n   their start-up where passman ran); "
                                  f"-D{THREADS_AFTER}=0 starts them at the first region */\n"
-                                 f"#ifndef {THREADS_AFTER}\n#define {THREADS_AFTER} {seconds:.3g}\n#endif")
+                                 f"#ifndef {THREADS_AFTER}\n#define {THREADS_AFTER} {seconds:.3g}\n#endif\n")
             guarded += edited
     if not guarded:
         raise PassFailed("guard_team_start: the program has no parallel region")
