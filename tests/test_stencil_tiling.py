@@ -24,6 +24,7 @@ import islpy as isl
 import pytest
 from conftest import CORPUS
 from passman.passes.poly import tile_model, time_tiling
+from passman.passes.poly.footprint import known_parameters
 from passman.passes.poly.hyperplanes import RowShape, find_row, violated
 from passman.passes.poly.tile_graph import (
     depend_clause,
@@ -203,6 +204,29 @@ def test_model_keeps_the_unit_stride_rows_long(tmp_path, name, sizes):
         assert got.footprint <= (32 << 20) // 4  # half the core's share of the L3, at 2 threads
     else:
         assert got.footprint <= got.budget
+
+
+def test_model_weighs_a_row_longer_than_the_array_as_the_whole_row(tmp_path):
+    """heat-3d at 200 points: a tile row of 512 covers the whole unit-stride dimension (the skewed row
+    spans 276 values). Its footprint and instances are those of the 200 points, not of a 512 box:
+    the model then takes the whole row (2026-11-28, 40 x 200: 0.51 s against 0.57 s for its
+    choice without the limits, 16x16x64x256; 100 x 200: 1.26 s against 1.32 s)."""
+    ws = Workspace(_sized(tmp_path, "heat_3d", {"TSTEPS": 40, "N": 200}))
+    module = ws["kernel_heat_3d"]
+    part, deps = _part(ws, "kernel_heat_3d")
+    _, rows = time_tiling.tiling_rows(part, deps, "diamond")
+    limits = tile_model.array_extents(part, known_parameters(module, part))
+    assert limits == {"a": [200, 200, 200], "b": [200, 200, 200]}
+    clamped = tile_model.TileFootprint(part, limits)
+    whole = clamped(rows, [16, 16, 64, 512])
+    assert whole == clamped(rows, [16, 16, 64, 1024]) < footprint(part, rows, [16, 16, 64, 512])
+    across = [276] * len(rows)
+    assert tile_model.instances(part, rows, [16, 16, 64, 1024], across) == \
+        tile_model.instances(part, rows, [16, 16, 64, 276], across)
+    caches = Caches(32 << 10, 1 << 20, 32 << 20)
+    got = choose_sizes(part, rows, caches=caches, tiles_across=across, limits=limits)
+    assert got.sizes[-1] >= 276, got  # the whole row
+    assert choose_sizes(part, rows, caches=caches, tiles_across=across).sizes[-1] < 276  # the box alone
 
 
 def test_model_gives_gauss_seidel_short_rows_and_a_short_time_loop_small_time_tiles(tmp_path):

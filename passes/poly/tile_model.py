@@ -155,8 +155,11 @@ class TileFootprint:
     no single affine function goes through the images of the tile instead.
     """
 
-    def __init__(self, scop: Scop):
+    def __init__(self, scop: Scop, limits: dict[str, list[int | None]] | None = None):
         self.scop = scop
+        #: per array, the elements each subscript spans over the whole part (None: not known): a tile's
+        #: box is no wider than what the part touches (a row longer than the array is the whole row)
+        self.limits = limits or {}
         self.affine = all(acc.affine for s in scop.statements for acc in s.accesses)
         #: per statement: (space, name, {array: {(dim, linear part): (aff, [constants])}}, relations)
         self.parts: list[tuple[isl.Space, str, dict[str, dict], list[tuple[str, isl.Map]]]] = []
@@ -190,8 +193,8 @@ class TileFootprint:
         total = 0
         for array, box in boxes.items():
             count = 1
-            for lo, hi in box:
-                count *= max(hi - lo + 1, 0)
+            for d, (lo, hi) in enumerate(box):
+                count *= self._clamped(array, d, max(hi - lo + 1, 0))
             info = self.scop.arrays.get(array)
             total += count * element_size(info.decl if info is not None else None)
         return total
@@ -227,10 +230,42 @@ class TileFootprint:
                 extent = constant_extent(elems, d)
                 if extent is None:
                     return None
-                count *= extent
+                count *= self._clamped(array, d, extent)
             info = self.scop.arrays.get(array)
             total += count * element_size(info.decl if info is not None else None)
         return total
+
+
+    def _clamped(self, array: str, d: int, extent: int) -> int:
+        limits = self.limits.get(array, [])
+        limit = limits[d] if d < len(limits) else None
+        return extent if limit is None else min(extent, limit)
+
+
+def array_extents(scop: Scop, values: dict[str, int]) -> dict[str, list[int | None]]:
+    """Per array, how many elements each subscript spans over the whole part (parameters at ``values``).
+
+    None for a subscript whose span is not a constant (an unknown parameter).
+    """
+    touched: dict[str, isl.Set] = {}
+    for st in scop.statements:
+        dom = st.domain
+        for k in range(dom.dim(isl.dim_type.param)):
+            name = dom.get_dim_name(isl.dim_type.param, k)
+            if name in values:
+                dom = dom.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx(), values[name]))
+        for acc in st.accesses:
+            if not acc.affine:
+                continue
+            try:
+                image = dom.apply(acc.relation.align_params(dom.get_space()))
+            except isl.Error:
+                continue
+            if acc.array in touched and touched[acc.array].dim(isl.dim_type.set) != image.dim(isl.dim_type.set):
+                continue
+            touched[acc.array] = touched[acc.array].union(image) if acc.array in touched else image
+    return {array: [constant_extent(elems, d) for d in range(elems.dim(isl.dim_type.set))]
+            for array, elems in touched.items()}
 
 
 def _subscripts(rel: isl.Map) -> list[isl.Aff] | None:
@@ -256,14 +291,16 @@ def footprint(scop: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> int | No
     return TileFootprint(scop)(rows, sizes)
 
 
-def instances(scop: Scop, rows: Sequence[Row], sizes: Sequence[int]) -> float:
-    """Statement instances in one full tile (the deepest statements)."""
+def instances(scop: Scop, rows: Sequence[Row], sizes: Sequence[int],
+              extents: Sequence[float | None] = ()) -> float:  # fmt: skip
+    """Statement instances in one full tile (the deepest statements); a row no longer than its ``extents``."""
     depth = max(s.depth for s in scop.statements)
     deep = [s for s in scop.statements if s.depth == depth]
     det = abs(_determinant([list(r.forms[deep[0].name][:-1]) for r in rows]))
     volume = 1
-    for s in sizes:
-        volume *= s
+    for k, s in enumerate(sizes):
+        extent = extents[k] if k < len(extents) else None
+        volume *= s if extent is None else min(s, extent)
     return len(deep) * volume / float(det) if det else 0.0
 
 
@@ -307,6 +344,7 @@ def choose_sizes(
     tiles_across: Sequence[float | None] = (),
     tied: Sequence[tuple[int, int]] = ((0, 1),),
     chained: bool = False,
+    limits: dict[str, list[int | None]] | None = None,
 ) -> SizeChoice:
     """The tile sizes of ``rows`` with the best reuse whose footprint fits (see the module docstring).
 
@@ -314,7 +352,12 @@ def choose_sizes(
     when known), to keep enough tiles per wavefront; ``tied``: rows that
     get the same size (the two faces of a diamond); ``chained``: the
     innermost loop carries a dependence inside a time step (Gauss-Seidel):
-    short innermost rows (:data:`CHAIN_CANDIDATES`) instead of long ones.
+    short innermost rows (:data:`CHAIN_CANDIDATES`) instead of long ones;
+    ``limits``: per array, the elements each subscript spans over the part
+    (:func:`array_extents`, where the sizes are known): a tile's footprint
+    and instances count no more than the part has, so a row that covers a
+    whole short dimension (heat-3d's 200 points) is weighed as what it
+    holds, not as the box of its size.
     """
     caches = caches or machine_caches()
     budget = int(caches.target() * CACHE_FRACTION)
@@ -323,7 +366,7 @@ def choose_sizes(
     extents = list(tiles_across) + [None] * (n - len(tiles_across))
     scored: list[tuple[bool, bool, SizeChoice]] = []  # (enough tiles per front, long inner row, choice)
     many = len(free) > 2  # 3-D: fewer sizes for the middle rows
-    measure = TileFootprint(scop)
+    measure = TileFootprint(scop, limits)
     options = [_row_candidates(k, n, extents[k], many, threads, chained) for k in free]
     for combo in itertools.product(*options):
         sizes = [0] * n
@@ -338,7 +381,7 @@ def choose_sizes(
                     for k in range(min(FRONT_ROWS, n)))  # fmt: skip
         inner = extents[-1]
         long_inner = chained or n < 2 or sizes[-1] >= min(MIN_INNER, inner if inner is not None else MIN_INNER)
-        choice = SizeChoice(tuple(sizes), fp, instances(scop, rows, sizes) / max(fp, 1), budget)
+        choice = SizeChoice(tuple(sizes), fp, instances(scop, rows, sizes, extents) / max(fp, 1), budget)
         scored.append((slack, long_inner, choice))
     if not scored:
         return SizeChoice(tuple([32] * n), 0, 0.0, budget)

@@ -104,7 +104,7 @@ from .tile_graph import (
     direct_tile_deltas,
     reduce_deltas,
 )
-from .tile_model import Caches, choose_sizes, machine_caches
+from .tile_model import Caches, array_extents, choose_sizes, machine_caches
 
 #: type of ``time_tile``'s property ``shape`` (any other value is refused when set)
 Shape = Literal["auto", "diamond", "skewed", "split", "hybrid", "balanced"]
@@ -307,8 +307,9 @@ def _model_sizes(
         caches = Caches(caches.l1, cache_size, caches.l3)
     tied = ((0, 1),) if kind == "diamond" else ()
     across = _extents(module, part, rows)
+    limits = array_extents(part, known_parameters(module, part))
     return choose_sizes(part, rows, caches=caches, tiles_across=across, tied=tied,
-                        chained=inner_chain(deps)).sizes  # fmt: skip
+                        chained=inner_chain(deps), limits=limits).sizes  # fmt: skip
 
 
 def inner_chain(deps: Sequence[Dependence]) -> bool:
