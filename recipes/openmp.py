@@ -199,7 +199,11 @@ def main(
     (0: a program keeps its regions however little work they hold in all).
     """
     from passman.passes.parallel.parallelize import why_sequential
-    from passman.passes.parallel.profitability import region_decisions, whole_program_work
+    from passman.passes.parallel.profitability import (
+        region_decisions,
+        user_openmp,
+        whole_program_work,
+    )
 
     options = schedule_options(ws, tile, fusion, tile_sizes, wavefront, time_tiling)  # checked before any change
     ws.props.parallel_min_work = min_work
@@ -248,6 +252,11 @@ def main(
                 why = why_sequential(loop)
                 if why:
                     print(f"passman: sequential: {why}")
+    # a sequential loop of parallel loops (a time loop, a wavefront's fronts) opens one region, not one per
+    # step; the user's own OpenMP is left as written
+    if not user_openmp(ws):
+        for module in ws.all_functions:
+            attempt(module.hoist_parallel_regions)
     # the threads start once per run: a program whose regions hold too little work in all stays sequential
     try:
         ws.sequential_program(original_work=original_work)

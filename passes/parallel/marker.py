@@ -260,8 +260,17 @@ def is_marked_parallel(loop: Loop) -> bool:
 
 
 def has_omp_pragma(loop: Loop) -> bool:
-    """Whether an ``#pragma omp`` line (the user's or ompify's) sits right before ``loop``."""
-    return any(p.string.split()[:1] == ["omp"] for p in pragmas_of(loop))
+    """Whether an ``#pragma omp`` line (the user's or ompify's) sits right before ``loop``.
+
+    A bare ``#pragma omp parallel`` does not count: every thread of the
+    region runs the whole loop (a time loop around ``omp for`` loops,
+    :mod:`.hoist`), which stays sequential.
+    """
+    for p in pragmas_of(loop):
+        words = [name for name, _ in clauses(p.string)]
+        if words[:1] == ["omp"] and (words[1:2] != ["parallel"] or words[2:3] in (["for"], ["loop"])):
+            return True
+    return False
 
 
 def remove_marker(loop: Loop) -> bool:

@@ -959,7 +959,7 @@ def _call_constants(functions: list[Module],
     return values
 
 
-def _user_openmp(ws) -> bool:
+def user_openmp(ws) -> bool:
     """Whether the program as the user wrote it has OpenMP pragmas (passman leaves those alone)."""
     for cu in ws.compilation_units:
         text = cu.original.text if cu.original is not None else ""
@@ -1027,7 +1027,7 @@ def _program_total(ws, name: str, program_work: int | None,
     threshold = program_work_threshold(ws.props.parallel_program_work if program_work is None else program_work)
     if threshold <= 0:
         raise PassFailed(f"{name}: parallel_program_work is 0 (no such rule)")
-    if _user_openmp(ws):
+    if user_openmp(ws):
         raise PassFailed(f"{name}: the program has OpenMP pragmas of its own")
     total, why = program_parallel_work(ws, limit=threshold)
     if total is None:
