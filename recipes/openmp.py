@@ -17,7 +17,11 @@ as they are take the coarse-grain path (Fig. 5.9: whole loops as they are,
 reductions included, then loop distribution; ``limit_nested_parallelism``,
 ``ompify_code`` and ``omp_merge_pragma`` turn its markers into OpenMP).
 A scheduled function's loops outside static-control parts stay sequential:
-the coarse-grain analyses on tiled wavefront code cost minutes.
+the coarse-grain analyses on tiled wavefront code cost minutes. On both
+paths, a sequential loop of parallel loops (a time loop of sweeps, a
+wavefront's fronts) then opens one parallel region around it, its loops
+becoming ``omp for`` (``hoist_parallel_regions``: a barrier per loop
+instead of a join and a fork), unless the program has OpenMP of its own.
 
 Options (``--set NAME=VALUE``):
 

@@ -131,3 +131,15 @@ def test_the_recipe_hoists_time_loops_and_wavefronts_and_prints_the_same(tmp_pat
     assert lines[0].startswith("#pragma omp parallel") and "#pragma omp for" in lines, code
     assert "#pragma omp parallel for" not in code
     _outputs(ws, src, tmp_path / "so")
+
+
+@pytest.mark.parametrize("declare, bound", [
+    ("static int steps = T;", "steps"),  # a global: a call in a sweep may write it
+    ("static int lim[1] = {T};", "lim[0]"),  # memory: a thread past the barrier may write it
+    ("", "*&s > -1.0 ? T : 0"),  # through a pointer
+])  # fmt: skip
+def test_a_header_that_reads_memory_or_a_global_is_not_hoisted_over(write_c, declare, bound):
+    text = TIME_LOOP.replace("static double A[N][N], B[N][N];", f"static double A[N][N], B[N][N];\n{declare}")
+    ws = Workspace(write_c(text.replace("for (t = 0; t < T; t++) {", f"for (t = 0; t < {bound}; t++) {{")))
+    with pytest.raises(PassFailed, match="header (reads|writes)"):
+        ws["main"].hoist_parallel_regions()

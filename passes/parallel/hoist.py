@@ -32,8 +32,11 @@ The loops hoisted over are ``for`` loops whose body holds only parallel
 loops (``#pragma omp parallel for`` and its loop) or such ``for`` loops
 themselves (a wavefront's fronts in a time loop), nothing else: a statement
 between two parallel loops would run in every thread. Their headers call no
-function, and write nothing but their index; an index declared outside the
-loop is used nowhere else in the function. A parallel loop with an ``if``
+function, read no memory (no array, pointer or field: a thread past the
+last barrier may write it while another still reads the header) and no
+variable but the function's own whose address is never taken and that the
+loop does not write, and write nothing but their index; an index declared
+outside the loop is used nowhere else in the function. A parallel loop with an ``if``
 clause is hoisted over only when every one under that loop has the same
 clause, which reads nothing the loop writes (it moves to the region: it is
 evaluated once, before the loop); ``num_threads``, ``proc_bind``, ``copyin``,
@@ -130,10 +133,16 @@ def _loop_plan(loop: c_ast.For, plan: _Plan, module: Module) -> str:
     written = {w.base.name for h in header for w in writes(h) if w.base is not None}
     if written - {index}:
         return f"{where(loop)}: the loop's header writes {', '.join(sorted(written - {index}))}"
+    if any(isinstance(n, (c_ast.ArrayRef, c_ast.StructRef)) or (isinstance(n, c_ast.UnaryOp) and n.op == "*")
+           for h in header for n in walk(h)):
+        return f"{where(loop)}: the loop's header reads memory (threads may read it while another writes it)"
     body_writes = {w.base.name for w in writes(loop.stmt) if w.base is not None}
-    read = {v.name for h in (loop.cond, loop.next) if h is not None for v in variables(h)} - {index}
+    read = {v.name for h in header for v in variables(h)} - {index}
     if read & body_writes or index in body_writes:
         return f"{where(loop)}: the loop's body writes what its header reads"
+    unsafe = sorted(read - _plain_locals(module))
+    if unsafe:
+        return f"{where(loop)}: the loop's header reads {', '.join(unsafe)}, which a call or a pointer may write"
     if not isinstance(loop.init, c_ast.DeclList):
         uses = [n for n in walk(module.ast.body) if isinstance(n, c_ast.ID) and n.name == index]
         inside = {id(n) for n in walk(loop) if isinstance(n, c_ast.ID)}
@@ -141,6 +150,18 @@ def _loop_plan(loop: c_ast.For, plan: _Plan, module: Module) -> str:
             return f"{where(loop)}: its index {index} is used outside the loop"
         plan.indices.append(index)
     return _body_plan(loop.stmt, plan, module)
+
+
+def _plain_locals(module: Module) -> set[str]:
+    """The function's parameters and locals whose address is never taken: only a statement naming
+    them writes them (not a call, not a pointer), and the threads' copies of the time loop read them."""
+    decl = module.ast.decl
+    params = getattr(getattr(decl.type, "args", None), "params", None) or []
+    names = {p.name for p in params if isinstance(p, c_ast.Decl) and p.name}
+    names |= {n.name for n in walk(module.ast.body) if isinstance(n, c_ast.Decl) and n.name}
+    taken = {n.expr.name for n in walk(module.ast) if isinstance(n, c_ast.UnaryOp) and n.op == "&"
+             and isinstance(n.expr, c_ast.ID)}
+    return names - taken
 
 
 def _written(loop: c_ast.For) -> set[str]:
@@ -200,8 +221,9 @@ def hoist_parallel_regions(module: Module) -> None:
         why = _loop_plan(node, plan, module)
         if not why and len(plan.conditions) > 1:
             why = f"{where(node)}: its parallel loops have different if clauses"
-        if not why and any(name in _written(node) for name in re.findall(r"[A-Za-z_]\w*", *plan.conditions)):
-            why = f"{where(node)}: the if clause of its parallel loops reads what the loop writes"
+        names = set(re.findall(r"[A-Za-z_]\w*", next(iter(plan.conditions), ""))) - {"long", "int", "unsigned"}
+        if not why and (names & _written(node) or names - _plain_locals(module)):
+            why = f"{where(node)}: the if clause of its parallel loops reads what the loop or a call may write"
         if why or _in_region(node, parents):
             if why and why != "no parallel loop":
                 reasons.append(why)
