@@ -143,3 +143,32 @@ def test_a_header_that_reads_memory_or_a_global_is_not_hoisted_over(write_c, dec
     ws = Workspace(write_c(text.replace("for (t = 0; t < T; t++) {", f"for (t = 0; t < {bound}; t++) {{")))
     with pytest.raises(PassFailed, match="header (reads|writes)"):
         ws["main"].hoist_parallel_regions()
+
+
+@pytest.mark.parametrize("name, sizes", [
+    ("jacobi_1d", {"TSTEPS": 20, "N": 3001}),
+    ("jacobi_2d", {"TSTEPS": 9, "N": 77}),
+    ("jacobi_2d_9pt", {"TSTEPS": 7, "N": 65}),
+    ("heat_3d", {"TSTEPS": 6, "N": 23}),
+    ("fdtd_2d", {"TMAX": 8, "NX": 51, "NY": 47}),
+    ("seidel_2d", {"TSTEPS": 9, "N": 71}),
+])  # fmt: skip
+@pytest.mark.parametrize("poly", [True, False])
+def test_stencils_through_the_recipe_with_hoisted_regions_print_the_same(tmp_path, name, sizes, poly):
+    """Static fronts (poly) or the coarse-grain path: every time loop of parallel loops in one region."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from bench_polly import sized_copy
+
+    src = sized_copy(name, sizes, tmp_path / "src")
+    ws = Workspace(src)
+    ws.props.auto_schedule_time_tiling_schedule = "static"
+    load_recipe("openmp").main(ws, program_work=0, region_work=0, min_work=0, poly=poly)
+    code = "".join(cu.code for cu in ws.compilation_units)
+    # coarse grain: fdtd's time loop also sets ey[0][j] (every thread would run it), seidel's sweeps
+    # are not parallel
+    if poly or name not in ("fdtd_2d", "seidel_2d"):
+        assert "#pragma omp for" in code, code
+    _outputs(ws, src, tmp_path / "out")
