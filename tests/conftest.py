@@ -12,6 +12,21 @@ import pytest
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
+#: C: ``threads_seen()`` prints the process's ``Threads:`` line of /proc/self/status on stderr (libgomp
+#: keeps its team until the end: how many threads a run started); needs stdio.h and string.h
+THREADS_SEEN_C = r"""
+static void threads_seen(void)
+{
+    char line[256];
+    FILE *f = fopen("/proc/self/status", "r");
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strncmp(line, "Threads:", 8) == 0)
+            fputs(line, stderr);
+    if (f != NULL)
+        fclose(f);
+}
+"""
+
 # what the openmp recipe produces must not depend on the machine the tests run on: the thread
 # start-up that sequential_program weighs is pinned (tests/test_machine.py measures it)
 os.environ.setdefault("PASSMAN_TEAM_START_NS", "200000")

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import corpus_programs, program_id
+from conftest import THREADS_SEEN_C, corpus_programs, program_id
 from passman.passes.analysis.effect_model import function_scope
 from passman.passes.parallel.marker import clauses, pragmas_of, split_list
 from passman.passes.parallel.ompify import omp_pragma_text
@@ -518,18 +518,7 @@ THREADS_SEEN = r"""
 #include <stdio.h>
 #include <string.h>
 static double a[200000];
-/* the threads this process has at the end (libgomp keeps its team): on stderr */
-static void threads_seen(void)
-{
-    char line[256];
-    FILE *f = fopen("/proc/self/status", "r");
-    while (f != NULL && fgets(line, sizeof line, f) != NULL)
-        if (strncmp(line, "Threads:", 8) == 0)
-            fputs(line, stderr);
-    if (f != NULL)
-        fclose(f);
-}
-int main(void)
+""" + THREADS_SEEN_C + r"""int main(void)
 {
     double s = 0.0;
     for (int i = 0; i < 200000; i++)

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import THREADS_SEEN_C
 from passman.passes.parallel.parallelize import why_sequential
 from passman.passes.parallel.profitability import (
     FORK_JOIN_NS,
@@ -614,17 +615,7 @@ CONVERGE = r"""
 #include <string.h>
 #define N 200000
 static double a[N];
-static void threads_seen(void)  /* the threads this process has at the end (libgomp keeps its team) */
-{
-    char line[256];
-    FILE *f = fopen("/proc/self/status", "r");
-    while (f != NULL && fgets(line, sizeof line, f) != NULL)
-        if (strncmp(line, "Threads:", 8) == 0)
-            fputs(line, stderr);
-    if (f != NULL)
-        fclose(f);
-}
-int main(int argc, char **argv)
+""" + THREADS_SEEN_C + r"""int main(int argc, char **argv)
 {
     double change = 1.0;
     int steps = 0;
