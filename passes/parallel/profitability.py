@@ -524,6 +524,18 @@ def user_threads(module: Module) -> str | None:
     in each of them (more threads than cores). Returns the place in words
     (``"by the threads pthread_create starts at app.c:91"``).
     """
+    ws = module.ws
+    starts: list[tuple[str, str, c_ast.FuncCall]] = []  # (start routine, starter, call)
+    for f in ws.modules:
+        calls = ws.resource("function_references", f).calls
+        for starter, position in THREAD_STARTERS.items():
+            for call in calls.get(starter, ()):
+                args = call.args.exprs if call.args is not None else []
+                routine = _function_named(args[position]) if len(args) > position else None
+                if routine is not None:
+                    starts.append((routine, starter, call))
+    if not starts:  # most programs: no walk up the callers
+        return None
     names: set[str] = set()
     todo = [module]
     while todo:
@@ -531,14 +543,9 @@ def user_threads(module: Module) -> str | None:
         if m.name not in names:
             names.add(m.name)
             todo.extend(m.callers)
-    ws = module.ws
-    for f in ws.modules:
-        calls = ws.resource("function_references", f).calls
-        for starter, position in THREAD_STARTERS.items():
-            for call in calls.get(starter, ()):
-                args = call.args.exprs if call.args is not None else []
-                if len(args) > position and _function_named(args[position]) in names:
-                    return f"by the threads {starter} starts at {where(call)}"
+    for routine, starter, call in starts:
+        if routine in names:
+            return f"by the threads {starter} starts at {where(call)}"
     return None
 
 
