@@ -1042,8 +1042,8 @@ def _program_total(ws, name: str, program_work: int | None,
             [b for b in (original_work, whole_program_work(ws)[0]) if b is not None]
         if not bounds:
             return threshold, None, why
-        if min(bounds) < threshold:
-            why = f"{why}, but the whole program executes at most {min(bounds)} statement(s) in one run"
+        joined = "but" if min(bounds) < threshold else "and"
+        why = f"{why}, {joined} the whole program executes at most {min(bounds)} statement(s) in one run"
         return threshold, min(bounds), why
     return threshold, total, why
 
