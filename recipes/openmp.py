@@ -256,11 +256,6 @@ def main(
                 why = why_sequential(loop)
                 if why:
                     print(f"passman: sequential: {why}")
-    # a sequential loop of parallel loops (a time loop, a wavefront's fronts) opens one region, not one per
-    # step; the user's own OpenMP is left as written
-    if not user_openmp(ws):
-        for module in ws.all_functions:
-            attempt(module.hoist_parallel_regions)
     # the threads start once per run: a program whose regions hold too little work in all stays sequential
     try:
         ws.sequential_program(original_work=original_work)
@@ -278,3 +273,9 @@ def main(
                       "is worth (PASSMAN_THREADS_AFTER seconds of processor time)")
         except PassFailed:
             pass
+    # a sequential loop of parallel loops (a time loop, a wavefront's fronts) opens one region, not one
+    # per step; the user's own OpenMP is left as written. After the program rule: a region whose if
+    # clause asks the run (clock()) is not hoisted, its one test before the loop would decide it all
+    if not user_openmp(ws):
+        for module in ws.all_functions:
+            attempt(module.hoist_parallel_regions)

@@ -172,3 +172,24 @@ def test_stencils_through_the_recipe_with_hoisted_regions_print_the_same(tmp_pat
     if poly or name not in ("fdtd_2d", "seidel_2d"):
         assert "#pragma omp for" in code, code
     _outputs(ws, src, tmp_path / "out")
+
+
+def test_a_time_loop_whose_regions_ask_the_run_is_not_hoisted(write_c, tmp_path):
+    """Steps read from the command line: nothing bounds the work, so the regions ask the run when to start
+    the threads (guard_team_start). Hoisted, that test would run once, before the time loop, and a long
+    run would stay on one thread: the recipe hoists after the program rule, and the clause (a call) stays."""
+    text = "\n".join(ln for ln in TIME_LOOP.splitlines() if "#pragma omp" not in ln)  # the recipe's own
+    text = text.replace("#include <stdio.h>", "#include <stdio.h>\n#include <stdlib.h>").replace(
+        "int main(void)\n{", "int main(int argc, char **argv)\n{\n    int steps = argc > 5 ? atoi(argv[1]) : T;")
+    src = write_c(text.replace("for (t = 0; t < T; t++) {", "for (t = 0; t < steps; t++) {"))
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws, poly=False, region_work=0)
+    lines = omp_lines(ws["main"].code)
+    assert len(lines) >= 2 and all(p.startswith("#pragma omp parallel for") and "clock()" in p
+                                   for p in lines), lines
+    bounded = Workspace(write_c(text, "bounded.c"))  # T steps: the work is known, the time loop hoisted
+    load_recipe("openmp").main(bounded, poly=False, region_work=0)
+    assert "#pragma omp parallel private(t)" in bounded["main"].code, bounded["main"].code
+    with pytest.raises(PassFailed, match="if clause"):
+        ws["main"].hoist_parallel_regions()
+    _outputs(ws, src, tmp_path, threads=(2,))
