@@ -547,6 +547,14 @@ def test_backend_links_the_openmp_runtime_statically_or_dynamically_and_both_sta
         assert f"Threads:\t{threads}" in got.stderr, got.stderr  # the runtime reads OMP_NUM_THREADS either way
 
 
+def test_backend_refuses_an_unknown_link_before_writing_anything(tmp_path, write_c, capsys):
+    out = tmp_path / "out"
+    rc = cli(["run", "openmp", str(write_c(THREADS_SEEN)), "-o", str(out), "--set", "openmp_link=foo", "--build"])
+    err = capsys.readouterr().err
+    assert rc != 0 and "error: openmp_link must be static or dynamic, not 'foo'" in err and "Traceback" not in err
+    assert not out.exists()
+
+
 def test_backend_links_the_openmp_runtime_dynamically_next_to_other_libraries(tmp_path, write_c):
     ws = Workspace(write_c(THREADS_SEEN))
     load_recipe("openmp").main(ws, program_work=0)

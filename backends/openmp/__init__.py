@@ -44,6 +44,7 @@ from pycparser import c_ast
 
 from passman.brokers import extend_plan
 from passman.builder import BuildPlan, SourceFile, package_template
+from passman.errors import InvalidInput
 from passman.fsutil import atomic_write_text
 from passman.registry import register_property
 
@@ -120,6 +121,9 @@ class OpenMPBackend:
 
     def render(self, ws: Any, directory: Path, **options: Any) -> BuildPlan:
         """Write the sources into ``directory`` and return the build plan."""
+        link = options.get("link", ws.props.openmp_link)
+        if link not in ("static", "dynamic"):  # before anything is written
+            raise InvalidInput(f"error: openmp_link must be static or dynamic, not {link!r}")
         opt = options.get("opt", ws.props.openmp_opt)
         opt = shlex.split(opt) if isinstance(opt, str) else list(opt)
         cc = options.get("cc", ws.props.openmp_cc)
@@ -141,9 +145,6 @@ class OpenMPBackend:
             libs=list(options.get("libs", ["-lm"])),
         )
         plan = extend_plan(plan, ws, self.target)
-        link = options.get("link", ws.props.openmp_link)
-        if link not in ("static", "dynamic"):
-            raise ValueError(f"openmp_link must be static or dynamic, not {link!r}")
         if link == "static" and Path(cc).name.startswith("gcc") and set(plan.libs) <= {"-lm"}:
             # no library of the program brings its own libgomp: one runtime, linked in
             plan.ldflags = [f for f in plan.ldflags if f != OPENMP_FLAG] + ["-pthread"]
