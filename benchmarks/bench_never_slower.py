@@ -108,8 +108,9 @@ def program(name: str) -> tuple[list[Path], list[str]]:
 
 def own_openmp(files: list[Path]) -> bool:
     """Whether the program has OpenMP pragmas of its own (it is then built and run as an OpenMP program)."""
-    return any(line.lstrip().startswith("#") and "omp" in line.lstrip("# \t").split()[1:2]
-               for f in files for line in f.read_text().splitlines() if "pragma" in line)
+    from passman.passes.parallel.profitability import has_openmp_pragmas
+
+    return any(has_openmp_pragmas(f.read_text()) for f in files)
 
 
 def build_original(files: list[Path], cppflags: list[str], folder: Path) -> Path:

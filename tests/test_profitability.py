@@ -665,3 +665,17 @@ def test_where_nothing_bounds_the_work_the_run_starts_the_threads_once_it_has_ru
     off = Workspace(src)
     load_recipe("openmp").main(off, poly=False, program_work=0)  # no program rule: no guard either
     assert "PASSMAN_THREADS_AFTER" not in off.compilation_units[0].code and omp_lines(off["main"].code)
+
+
+def test_the_program_rule_works_on_a_workspace_shared_with_a_clone(write_c):
+    """A clone shares the functions' trees until one side edits (copy on write): the pragmas to remove
+    are the ones in the copy edit() returns (sequential_program refused here: 'not in a block')."""
+    src = write_c(TWO_KERNELS.replace("REPS", "1").replace("r < reps", "r < 1"))
+    ws = Workspace(src)
+    load_recipe("openmp").main(ws, poly=False, program_work=0)
+    assert "#pragma omp parallel" in ws["mv"].code
+    clone = ws.clone()
+    clone.sequential_program(program_work=-1)
+    assert "#pragma omp parallel" not in clone["mv"].code and "#pragma omp parallel" in ws["mv"].code
+    ws.sequential_program(program_work=-1)
+    assert "#pragma omp parallel" not in ws["mv"].code

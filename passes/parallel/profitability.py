@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_parser
@@ -968,12 +968,13 @@ def _call_constants(functions: list[Module],
 
 def user_openmp(ws) -> bool:
     """Whether the program as the user wrote it has OpenMP pragmas (passman leaves those alone)."""
-    for cu in ws.compilation_units:
-        text = cu.original.text if cu.original is not None else ""
-        if any(line.lstrip().startswith("#") and line.lstrip("# \t").startswith("pragma")
-               and "omp" in line.split() for line in text.splitlines()):
-            return True
-    return False
+    return any(has_openmp_pragmas(cu.original.text) for cu in ws.compilation_units if cu.original is not None)
+
+
+def has_openmp_pragmas(text: str) -> bool:
+    """Whether C source ``text`` has a ``#pragma omp`` line."""
+    return any(line.lstrip().startswith("#") and line.lstrip("# \t").startswith("pragma")
+               and "omp" in line.split() for line in text.splitlines())
 
 
 def _is_passman_omp(p: c_ast.Pragma) -> bool:
@@ -1010,13 +1011,7 @@ def sequential_program(ws, program_work: int | None = None, original_work: int |
     if total >= threshold:
         raise PassFailed(f"sequential_program: {why}, at least {threshold} (property parallel_program_work)")
     edited = 0
-    for m in ws.all_functions:
-        if m.is_stub:
-            continue
-        pragmas = [p for p in walk(m.ast.body) if isinstance(p, c_ast.Pragma) and _is_passman_omp(p)]
-        if not pragmas:
-            continue
-        body = m.edit().body
+    for _, body, pragmas in _edited_pragmas(ws, _is_passman_omp):
         parents = parent_map(body)
         for p in pragmas:
             block = parents.get(id(p))
@@ -1026,6 +1021,19 @@ def sequential_program(ws, program_work: int | None = None, original_work: int |
         edited += 1
     if not edited:
         raise PassFailed("sequential_program: the program has no parallel region")
+
+
+def _edited_pragmas(ws, keep: Callable[[c_ast.Pragma], bool]) -> Iterator[tuple[Module, c_ast.Node, list]]:
+    """Each function with pragmas that ``keep`` selects: the body being edited, and those pragmas in it.
+
+    The pragmas are looked for in the body :meth:`Module.edit` returns, which
+    is a copy where the function's tree is shared with a clone or a checkpoint.
+    """
+    for m in ws.all_functions:
+        if m.is_stub or not any(isinstance(p, c_ast.Pragma) and keep(p) for p in walk(m.ast.body)):
+            continue
+        body = m.edit().body
+        yield m, body, [p for p in walk(body) if isinstance(p, c_ast.Pragma) and keep(p)]
 
 
 def _program_total(ws, name: str, program_work: int | None,
@@ -1052,8 +1060,8 @@ def _program_total(ws, name: str, program_work: int | None,
 THREADS_AFTER = "PASSMAN_THREADS_AFTER"
 
 
-def _threads_pay() -> str:
-    return f"clock() >= {THREADS_AFTER} * CLOCKS_PER_SEC"
+#: the condition guard_team_start gives each region
+THREADS_PAY = f"clock() >= {THREADS_AFTER} * CLOCKS_PER_SEC"
 
 
 @transformation(scope="program", reads=["function_references"])
@@ -1089,38 +1097,27 @@ def guard_team_start(ws, program_work: int | None = None, original_work: int | N
 
     Refuses where the program's work is bounded (:func:`sequential_program`
     decides there), where the rule is off (``parallel_program_work`` 0),
-    where the program has OpenMP pragmas or threads of its own, and where
-    it has no region.
+    where the program has OpenMP pragmas of its own, and where it has no
+    region.
     """
     threshold, total, why = _program_total(ws, "guard_team_start", program_work, original_work)
     if total is not None:
         raise PassFailed(f"guard_team_start: the program's work is bounded ({why}): sequential_program decides")
     seconds = threshold * STATEMENT_NS * 1e-9
-    guarded = 0
+    units = set()
+    for m, _, pragmas in _edited_pragmas(ws, lambda p: _creates_threads(p) and THREADS_AFTER not in p.string):
+        for p in pragmas:
+            p.string = _with_condition(p.string, THREADS_PAY)
+        units.add(id(m.cu))
+    if not units:
+        raise PassFailed("guard_team_start: the program has no parallel region")
     for cu in ws.compilation_units:
-        if cu.is_stub:
-            continue
-        names = {n.decl.name for n in cu.ast.ext if isinstance(n, c_ast.FuncDef)}
-        edited = 0
-        for m in ws.all_functions:
-            if m.is_stub or m.name not in names:
-                continue
-            pragmas = [p for p in walk(m.ast.body) if isinstance(p, c_ast.Pragma) and _creates_threads(p)]
-            if not pragmas:
-                continue
-            for p in walk(m.edit().body):
-                if isinstance(p, c_ast.Pragma) and _creates_threads(p) and THREADS_AFTER not in p.string:
-                    p.string = _with_condition(p.string, _threads_pay())
-                    edited += 1
-        if edited:
+        if id(cu) in units:
             cu.include("time.h")
             cu.directives.append(f"/* passman: the threads start once the program has run this long (seconds of "
                                  f"processor time, twice\n   their start-up where passman ran); "
                                  f"-D{THREADS_AFTER}=0 starts them at the first region */\n"
                                  f"#ifndef {THREADS_AFTER}\n#define {THREADS_AFTER} {seconds:.3g}\n#endif\n")
-            guarded += edited
-    if not guarded:
-        raise PassFailed("guard_team_start: the program has no parallel region")
 
 
 def _with_condition(pragma: str, condition: str) -> str:
