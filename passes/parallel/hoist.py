@@ -45,16 +45,16 @@ evaluated once, before the loop); ``num_threads``, ``proc_bind``, ``copyin``,
 
 from __future__ import annotations
 
-import re
-
 from pycparser import c_ast
+from pycparser.c_parser import ParseError
 
 from passman import Module, PassFailed, transformation
-from passman.astutil import parent_map, walk
+from passman.astutil import parent_map, strip_labels, walk
 
 from ..cfacts.names import where
 from ..cfacts.sideeffects import variables, writes
-from .marker import block_of, clauses
+from .marker import block_of, canonical_index, clauses
+from .profitability import expression
 
 __all__ = ["hoist_parallel_regions"]
 
@@ -72,8 +72,7 @@ def _items(stmt: c_ast.Node) -> list[c_ast.Node]:
 
 def _for(node: c_ast.Node) -> c_ast.For | None:
     """The ``for`` loop an item of a block is, past its labels (passman names loops with labels)."""
-    while isinstance(node, c_ast.Label):
-        node = node.stmt
+    node = strip_labels(node)
     return node if isinstance(node, c_ast.For) else None
 
 
@@ -88,7 +87,9 @@ def _labelled(loop: c_ast.For, parents: dict[int, c_ast.Node]) -> c_ast.Node:
 class _Plan:
     """What hoisting over one loop needs: its parallel loops' pragmas, the indices to privatize, the ``if``."""
 
-    def __init__(self) -> None:
+    def __init__(self, plain: set[str]) -> None:
+        #: the function's variables no call or pointer writes (:func:`_plain_locals`)
+        self.plain = plain
         self.pragmas: list[c_ast.Pragma] = []
         self.indices: list[str] = []
         self.conditions: set[str] = set()
@@ -127,7 +128,7 @@ def _loop_plan(loop: c_ast.For, plan: _Plan, module: Module) -> str:
     header = [n for n in (loop.init, loop.cond, loop.next) if n is not None]
     if any(isinstance(n, c_ast.FuncCall) for h in header for n in walk(h)):
         return f"{where(loop)}: the loop's header calls a function"
-    index = _index(loop)
+    index = canonical_index(loop)
     if index is None:
         return f"{where(loop)}: the loop has no single index"
     written = {w.base.name for h in header for w in writes(h) if w.base is not None}
@@ -140,7 +141,7 @@ def _loop_plan(loop: c_ast.For, plan: _Plan, module: Module) -> str:
     read = {v.name for h in header for v in variables(h)} - {index}
     if read & body_writes or index in body_writes:
         return f"{where(loop)}: the loop's body writes what its header reads"
-    unsafe = sorted(read - _plain_locals(module))
+    unsafe = sorted(read - plan.plain)
     if unsafe:
         return f"{where(loop)}: the loop's header reads {', '.join(unsafe)}, which a call or a pointer may write"
     if not isinstance(loop.init, c_ast.DeclList):
@@ -164,19 +165,22 @@ def _plain_locals(module: Module) -> set[str]:
     return names - taken
 
 
+def _condition_stays(condition: str, loop: c_ast.For, plain: set[str]) -> bool:
+    """Whether an ``if`` clause of the loops in ``loop`` has one value over the whole loop: it reads only
+    variables of ``plain`` that ``loop`` does not write (and calls nothing, which would read as a name)."""
+    if not condition:
+        return True
+    try:
+        names = {v.name for v in variables(expression(condition))}
+    except ParseError:  # a clause the parser cannot read (a cast to a typedef) is not moved
+        return False
+    return not (names & _written(loop) or names - plain)
+
+
 def _written(loop: c_ast.For) -> set[str]:
     """The variables ``loop`` writes (its indices included)."""
     return {w.base.name for w in writes(loop) if w.base is not None} | {
         d.name for n in walk(loop) if isinstance(n, c_ast.DeclList) for d in n.decls}
-
-
-def _index(loop: c_ast.For) -> str | None:
-    init = loop.init
-    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
-        return init.decls[0].name
-    if isinstance(init, c_ast.Assignment) and isinstance(init.lvalue, c_ast.ID):
-        return init.lvalue.name
-    return None
 
 
 def _in_region(node: c_ast.Node, parents: dict[int, c_ast.Node]) -> bool:
@@ -206,6 +210,7 @@ def hoist_parallel_regions(module: Module) -> None:
     chosen: list[tuple[c_ast.For, _Plan]] = []
     taken: set[int] = set()
     reasons: list[str] = []
+    plain = _plain_locals(module)
     for node in walk(body):  # outer loops first
         if not isinstance(node, c_ast.For) or id(node) in taken:
             continue
@@ -217,12 +222,11 @@ def hoist_parallel_regions(module: Module) -> None:
         k = next(i for i, n in enumerate(items) if n is item)
         if k > 0 and isinstance(items[k - 1], c_ast.Pragma):
             continue  # a loop with a pragma of its own (a parallel loop, a simd loop)
-        plan = _Plan()
+        plan = _Plan(plain)
         why = _loop_plan(node, plan, module)
         if not why and len(plan.conditions) > 1:
             why = f"{where(node)}: its parallel loops have different if clauses"
-        names = set(re.findall(r"[A-Za-z_]\w*", next(iter(plan.conditions), ""))) - {"long", "int", "unsigned"}
-        if not why and (names & _written(node) or names - _plain_locals(module)):
+        if not why and not _condition_stays(next(iter(plan.conditions)), node, plain):
             why = f"{where(node)}: the if clause of its parallel loops reads what the loop or a call may write"
         if why or _in_region(node, parents):
             if why and why != "no parallel loop":
