@@ -86,12 +86,18 @@ def element_size(decl: object) -> int:
     return 8
 
 
+def fix_parameters(obj, values: dict[str, int]):
+    """``obj`` (an isl set or map) with the parameters named in ``values`` fixed to those values."""
+    for name, v in values.items():
+        k = obj.find_dim_by_name(isl.dim_type.param, name)
+        if k >= 0:
+            obj = obj.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(obj.get_ctx(), v))
+    return obj
+
+
 def box_size(s: isl.Set, values: dict[str, int]) -> int | None:
     """Points of the bounding box of ``s`` once the parameters named in ``values`` are fixed (None if not constant)."""
-    for k in range(s.dim(isl.dim_type.param)):
-        name = s.get_dim_name(isl.dim_type.param, k)
-        if name in values:
-            s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(s.get_ctx(), values[name]))
+    s = fix_parameters(s, values)
     count = 1
     for d in range(s.dim(isl.dim_type.set)):
         extent = constant_extent(s, d)

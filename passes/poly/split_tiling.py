@@ -79,7 +79,7 @@ from passman.deadline import Clock
 from .affine import constant_extent, ctx
 from .codegen import generate, identity_schedule
 from .dependences import Dependence
-from .footprint import element_size, known_parameters
+from .footprint import element_size, fix_parameters, known_parameters
 from .schedule_check import check_schedule
 from .scop import Scop
 from .stencil_geometry import StencilGeometry, stencil_geometry
@@ -306,11 +306,7 @@ def _extents(module: Module, part: Scop, geometry: StencilGeometry) -> list[int 
     image = geometry.coordinates.range()
     sets: list[isl.Set] = []
     image.foreach_set(sets.append)
-    s = sets[0]
-    for k in range(s.dim(isl.dim_type.param)):
-        name = s.get_dim_name(isl.dim_type.param, k)
-        if name in values:
-            s = s.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx(), values[name]))
+    s = fix_parameters(sets[0], values)
     return [constant_extent(s, k) for k in range(len(geometry.slopes) + 1)]
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 import islpy as isl
 
 from .affine import constant_extent, ctx
-from .footprint import element_size
+from .footprint import element_size, fix_parameters
 from .hyperplanes import Row
 from .scop import Scop
 
@@ -249,11 +249,7 @@ def array_extents(scop: Scop, values: dict[str, int]) -> dict[str, list[int | No
     """
     touched: dict[str, isl.Set] = {}
     for st in scop.statements:
-        dom = st.domain
-        for k in range(dom.dim(isl.dim_type.param)):
-            name = dom.get_dim_name(isl.dim_type.param, k)
-            if name in values:
-                dom = dom.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx(), values[name]))
+        dom = fix_parameters(st.domain, values)
         for acc in st.accesses:
             if not acc.affine:
                 continue

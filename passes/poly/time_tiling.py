@@ -91,7 +91,7 @@ from ..cfacts.names import names_in_scope, where
 from .affine import constant_extent, ctx, instance_map
 from .codegen import generate, identity_schedule, replace_part, schedule_nodes
 from .dependences import Dependence, Dependences
-from .footprint import known_parameters
+from .footprint import fix_parameters, known_parameters
 from .hyperplanes import Row, RowShape, find_row, violated
 from .schedule_check import check_schedule, parse_sizes, part_problem, validity
 from .scop import Scop
@@ -285,11 +285,7 @@ def _extents(module: Module, part: Scop, rows: Sequence[Row]) -> list[float | No
     """The number of values each row takes over the part, where the parameters are known."""
     values = known_parameters(module, part)
     deep = max(part.statements, key=lambda s: s.depth)
-    dom = deep.domain
-    for k in range(dom.dim(isl.dim_type.param)):
-        name = dom.get_dim_name(isl.dim_type.param, k)
-        if name in values:
-            dom = dom.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx(), values[name]))
+    dom = fix_parameters(deep.domain, values)
     out: list[float | None] = []
     for row in rows:
         image = dom.apply(isl.Map.from_aff(row.aff(deep).align_params(dom.get_space())))

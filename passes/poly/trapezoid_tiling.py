@@ -115,7 +115,7 @@ from ..cfacts.names import file_scope, names_in_scope, resolve_names, where
 from .affine import ctx
 from .codegen import generate, identity_schedule, replace_part
 from .dependences import Dependence, Dependences
-from .footprint import known_parameters
+from .footprint import fix_parameters, known_parameters
 from .isl_ast import AstConverter
 from .scop import Scop
 from .stencil_geometry import StencilGeometry, stencil_geometry
@@ -306,10 +306,7 @@ def _check_names(module: Module, part: Scop, nodes: list[c_ast.Node], name: str)
 
 def _fixed(obj, values: dict[str, int]):
     """``obj`` (an isl set or map) with its parameters fixed to ``values``, then dropped."""
-    for name, v in values.items():
-        k = obj.find_dim_by_name(isl.dim_type.param, name)
-        if k >= 0:
-            obj = obj.fix_val(isl.dim_type.param, k, isl.Val.int_from_si(ctx(), v))
+    obj = fix_parameters(obj, values)
     return obj.project_out(isl.dim_type.param, 0, obj.dim(isl.dim_type.param))
 
 
