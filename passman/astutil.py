@@ -72,13 +72,88 @@ def same_tree(a: object, b: object) -> bool:
     return a == b
 
 
+#: node class -> the function listing its children (:func:`child_nodes`)
+_CHILDREN: dict[type, Callable[[c_ast.Node], list[c_ast.Node]]] = {}
+
+
+def _children_function(cls: type) -> Callable[[c_ast.Node], list[c_ast.Node]]:
+    """A function listing the children of a ``cls`` node as ``cls.children()`` orders them.
+
+    pycparser's ``children()`` names each child (``"block_items[3]"``, a
+    string formatted per child); walking a tree spends most of its time
+    there. For a class whose ``children()`` is pycparser's own, the function
+    reads the slots directly: which slots hold a list and in what order
+    ``children()`` lists them is asked of ``children()`` once, on a probe
+    node. Any other class (the front end's own nodes) keeps its ``children()``.
+    """
+    owner = next((k for k in cls.__mro__ if "children" in k.__dict__), None)
+    order = _slot_order(cls) if owner is not None and owner.__module__ == c_ast.__name__ else None
+    if order is None:
+        def generic(n: c_ast.Node) -> list[c_ast.Node]:
+            return [c for _, c in n.children()]
+
+        _CHILDREN[cls] = generic
+        return generic
+    lines = ["def children(n):", "    out = []"]
+    for slot, is_list in order:
+        lines += [f"    v = n.{slot}", "    if v:" if is_list else "    if v is not None:",
+                  "        out += v" if is_list else "        out.append(v)"]
+    lines.append("    return out")
+    namespace: dict = {}
+    exec("\n".join(lines), namespace)  # noqa: S102 - code made from the class's own slot names
+    _CHILDREN[cls] = namespace["children"]
+    return namespace["children"]
+
+
+def _slot_order(cls: type) -> list[tuple[str, bool]] | None:
+    """``(slot, holds a list)`` in the order ``cls.children()`` lists them; None if it lists anything else."""
+    slots = [s for s in fields(cls) if s not in getattr(cls, "attr_names", ())]
+    probe = cls.__new__(cls)
+    markers: dict[int, tuple[str, bool]] = {}
+    for name in fields(cls):
+        setattr(probe, name, None)
+    probe.coord = None
+    for name in slots:  # a list of one marker: a list slot yields the marker, a node slot the list
+        marker = c_ast.ID(name)
+        setattr(probe, name, [marker])
+        markers[id(marker)] = (name, True)
+    try:
+        listed = [c for _, c in probe.children()]
+        for name, value in zip(slots, [getattr(probe, s) for s in slots]):
+            if any(c is value for c in listed):  # the slot holds one node
+                marker = c_ast.ID(name)
+                setattr(probe, name, marker)
+                markers[id(marker)] = (name, False)
+        listed = [c for _, c in probe.children()]
+    except Exception:  # noqa: BLE001 - a children() that needs real values: keep it
+        return None
+    order = [markers.get(id(c)) for c in listed]
+    if None in order or len(order) != len(slots):
+        return None
+    return order
+
+
+def child_nodes(node: c_ast.Node) -> list[c_ast.Node]:
+    """The children of ``node`` in ``node.children()``'s order, without their names (a new list)."""
+    fn = _CHILDREN.get(node.__class__)
+    if fn is None:
+        fn = _children_function(node.__class__)
+    return fn(node)
+
+
 def walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     """All nodes of the tree rooted at ``node``, in pre-order."""
     stack = [node]
+    pop = stack.pop
+    table = _CHILDREN
     while stack:
-        n = stack.pop()
+        n = pop()
         yield n
-        stack.extend(reversed([c for _, c in n.children()]))
+        fn = table.get(n.__class__)
+        kids = (fn or _children_function(n.__class__))(n)
+        if kids:
+            kids.reverse()
+            stack += kids
 
 
 def find_all(node: c_ast.Node, cls: type[N] | tuple[type, ...]) -> list[N]:
@@ -92,7 +167,7 @@ def parent_map(root: c_ast.Node) -> dict[int, c_ast.Node]:
     stack = [root]
     while stack:
         n = stack.pop()
-        for _, c in n.children():
+        for c in child_nodes(n):
             parents[id(c)] = n
             stack.append(c)
     return parents
@@ -174,5 +249,5 @@ def deepest(node: c_ast.Node) -> tuple[int, c_ast.Node]:
         n, d = stack.pop()
         if d > best:
             best, best_node = d, n
-        stack.extend((c, d + 1) for _, c in n.children())
+        stack.extend((c, d + 1) for c in child_nodes(n))
     return best, best_node

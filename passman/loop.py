@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pycparser import c_ast
 
+from .astutil import child_nodes
 from .display import Display, show
 from .errors import InvalidInput
 
@@ -67,14 +68,14 @@ def _visit(node: c_ast.Node, parent: c_ast.Node, enclosing: LoopSite | None, top
         if path is not None:
             site.path = tuple(path[1:])
         (enclosing.children if enclosing else top).append(site)
-        for _, c in node.stmt.children():
+        for c in child_nodes(node.stmt):
             if path is not None:
                 path.append(node)
             _visit(c, node.stmt, site, top, path)
             if path is not None:
                 path.pop()
     else:
-        for _, c in node.children():
+        for c in child_nodes(node):
             _visit(c, node, enclosing, top, path)
     if path is not None:
         path.pop()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pycparser import c_ast
 
-from passman.astutil import copy_node, parent_map, transform, walk
+from passman.astutil import child_nodes, copy_node, parent_map, transform, walk
 
 
 def where(node: c_ast.Node) -> str:
@@ -147,11 +147,11 @@ def resolve_names(root: c_ast.Node, outer: Mapping[str, object] | None = None) -
                 scopes.pop()
             case c_ast.Compound() | c_ast.For():
                 scopes.append({})
-                for _, c in n.children():
+                for c in child_nodes(n):
                     visit(c)
                 scopes.pop()
             case _:
-                for _, c in n.children():
+                for c in child_nodes(n):
                     visit(c)
 
     visit(root)
