@@ -331,6 +331,26 @@ def test_program_parallel_work_counts_every_region_of_one_run(write_c):
     assert total == init + 3 * mv
 
 
+def test_program_work_is_counted_once_per_state_of_the_program(write_c):
+    """sequential_program and guard_team_start ask the same counts: the second reads the first's
+    (the analysis program_work keeps them) until a function changes."""
+    from passman.passes.parallel.profitability import program_parallel_work
+
+    ws = Workspace(write_c(TWO_KERNELS.replace("int reps = REPS;", "int reps = 3;").replace(
+        "for (int r = 0; r < reps; r++)", "for (int r = 0; r < 3; r++)")))
+    load_recipe("openmp").main(ws, poly=False, program_work=0)
+    first = program_parallel_work(ws)
+    tables = ws.computations["program_work"]
+    assert first[0] is not None and program_parallel_work(ws) == first
+    assert ws.computations["program_work"] == tables
+    inner = [lp for lp in ws["mv"].all_loops if lp.depth == 1][0]
+    inner.unroll(2)  # 400 x (body + 1) becomes 200 x (2 body + 1): the count must follow
+    assert ws.computations["program_work"] == tables
+    again = program_parallel_work(ws)
+    assert ws.computations["program_work"] == tables + 1
+    assert again[0] is not None and again[0] < first[0]
+
+
 @pytest.mark.parametrize("reps, parallel", [(1, False), (20, True)])
 def test_a_program_with_little_parallel_work_in_all_stays_sequential(write_c, tmp_path, reps, parallel):
     src = write_c(TWO_KERNELS.replace("REPS", str(reps)).replace("r < reps", f"r < {reps}"))

@@ -55,7 +55,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast, c_parser
 
-from passman import Loop, Module, PassFailed, register_property, transformation
+from passman import Loop, Module, PassFailed, analysis, register_property, transformation
 from passman.astutil import parent_map, walk
 from passman.printer import to_c
 
@@ -767,7 +767,31 @@ def program_parallel_work(ws, limit: int = 0) -> tuple[int | None, str]:
     bounds, a function called from an unknown number of places, recursion.
     With ``limit``, a region's count stops there (the total is then at least ``limit``).
     """
-    return _per_run(ws, limit, regions=True)
+    return _counted(ws, ("regions", limit), lambda: _per_run(ws, limit, regions=True))
+
+
+@analysis(scope="program", provides="program_work")
+def program_work(ws) -> dict:
+    """The counts of :func:`program_parallel_work` and :func:`whole_program_work` made so far (filled on demand).
+
+    An empty table whose entry is valid while no function or unit of the
+    program changes (it reads them all): the recipe asks the same counts of
+    the same program twice (``sequential_program``, then ``guard_team_start``
+    when the first could not count), and a count can take a tenth of a second.
+    """
+    for m in ws.all_functions:
+        m.ast  # noqa: B018 - the counts read every function
+    for cu in ws.compilation_units:
+        cu.ast  # noqa: B018 - and the units' declarations (constant globals)
+    return {}
+
+
+def _counted(ws, key: tuple, count: Callable[[], tuple[int | None, str]]) -> tuple[int | None, str]:
+    """``count()``, kept in the program's :func:`program_work` table under ``key``."""
+    table = ws.resource("program_work")
+    if key not in table:
+        table[key] = count()
+    return table[key]
 
 
 def whole_program_work(ws) -> tuple[int | None, str]:
@@ -781,7 +805,7 @@ def whole_program_work(ws) -> tuple[int | None, str]:
     as written, it bounds the work any parallel version's regions hold: a
     schedule reorders statement instances and adds none but loop headers.
     """
-    return _per_run(ws, 0, regions=False)
+    return _counted(ws, ("whole",), lambda: _per_run(ws, 0, regions=False))
 
 
 #: pieces per loop range tried in turn (fewer when a nest is too deep for the budget), and the
