@@ -27,6 +27,7 @@ limit.
 
 from __future__ import annotations
 
+import atexit
 import os
 import pickle
 import select
@@ -106,6 +107,24 @@ class Clock:
         return self.left() <= 0.0
 
 
+#: children that answered and were not reaped yet (:func:`_reap`)
+_exiting: list[int] = []
+
+
+def _reap(block: bool = False) -> None:
+    """Reap the children of :data:`_exiting` that have exited (all of them, waiting, with ``block``)."""
+    for pid in list(_exiting):
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere (a SIGCHLD handler of the caller's)
+            done = pid
+        if done:
+            _exiting.remove(pid)
+
+
+atexit.register(_reap, True)
+
+
 def run_with_deadline(fn: Callable[[], T], seconds: float, *, what: str = "the computation") -> T:
     """``fn()`` computed in a child process; :class:`DeadlineExceeded` after ``seconds``.
 
@@ -116,6 +135,7 @@ def run_with_deadline(fn: Callable[[], T], seconds: float, *, what: str = "the c
         return fn()
     if seconds <= 0:
         raise DeadlineExceeded(f"{what}: no time left")
+    _reap()
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
@@ -146,8 +166,12 @@ def run_with_deadline(fn: Callable[[], T], seconds: float, *, what: str = "the c
                 if not chunk:
                     break
                 chunks.append(chunk)
-    finally:
+    except BaseException:
         os.waitpid(pid, 0)
+        raise
+    # the child has answered and is exiting: unmapping its copy of this process takes it a few
+    # milliseconds, which the parent need not wait for (reaped at the next call, or at exit)
+    _exiting.append(pid)
     if not chunks:
         raise ChildFailed(f"{what}: the child process died without an answer")
     kind, value = pickle.loads(b"".join(chunks))
