@@ -40,7 +40,7 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["Clock", "DeadlineExceeded", "function_budget", "run_with_deadline"]
+__all__ = ["Child", "Clock", "DeadlineExceeded", "function_budget", "run_with_deadline"]
 
 #: seconds of budgeted analysis one function may spend beyond :data:`CHEAP_SECONDS` per
 #: analysis, over every pass applied to it in one workspace
@@ -125,6 +125,86 @@ def _reap(block: bool = False) -> None:
 atexit.register(_reap, True)
 
 
+class Child:
+    """``fn()`` computing in a forked child process from now on; :meth:`result` waits for it.
+
+    Several children run side by side (``auto_schedule`` tries isl's fusion
+    policies at once); one not asked for its result is killed by :meth:`kill`.
+    """
+
+    def __init__(self, fn: Callable[[], T], what: str = "the computation"):
+        self.what = what
+        _reap()
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
+            os.close(read_end)
+            try:
+                try:
+                    payload = pickle.dumps(("ok", fn()))
+                except BaseException as err:  # noqa: BLE001 - everything goes back to the parent
+                    try:
+                        payload = pickle.dumps(("error", err))
+                    except Exception:  # noqa: BLE001
+                        payload = pickle.dumps(("text", f"{type(err).__name__}: {err}"))
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(payload)
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        self.pid: int | None = pid
+        self.src = os.fdopen(read_end, "rb", buffering=0)
+
+    def result(self, until: float, seconds: float | None = None) -> Any:
+        """The answer, waiting until ``until`` (``time.monotonic()``) at most, else :class:`DeadlineExceeded`.
+
+        ``seconds``: the limit the message gives. An answer already sent is
+        read even past ``until``.
+        """
+        if self.pid is None:
+            raise ChildFailed(f"{self.what}: the child was killed")
+        chunks: list[bytes] = []
+        try:
+            with self.src:
+                while True:
+                    ready = select.select([self.src], [], [], max(0.0, until - time.monotonic()))[0]
+                    if not ready:
+                        self.kill()
+                        given = f" in {seconds:.0f} s" if seconds is not None else ""
+                        raise DeadlineExceeded(f"{self.what} did not finish{given}")
+                    chunk = self.src.read(1 << 16)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+        except BaseException:
+            self.kill()
+            raise
+        # the child has answered and is exiting: unmapping its copy of this process takes it a few
+        # milliseconds, which the parent need not wait for (reaped at the next call, or at exit)
+        _exiting.append(self.pid)
+        self.pid = None
+        if not chunks:
+            raise ChildFailed(f"{self.what}: the child process died without an answer")
+        kind, value = pickle.loads(b"".join(chunks))
+        if kind == "ok":
+            return value
+        if kind == "error":
+            raise value
+        raise ChildFailed(value)
+
+    def kill(self) -> None:
+        """Stop the child (if it still runs) and reap it."""
+        if self.pid is None:
+            return
+        pid, self.pid = self.pid, None
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+        self.src.close()
+
+
 def run_with_deadline(fn: Callable[[], T], seconds: float, *, what: str = "the computation") -> T:
     """``fn()`` computed in a child process; :class:`DeadlineExceeded` after ``seconds``.
 
@@ -135,48 +215,4 @@ def run_with_deadline(fn: Callable[[], T], seconds: float, *, what: str = "the c
         return fn()
     if seconds <= 0:
         raise DeadlineExceeded(f"{what}: no time left")
-    _reap()
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: compute, send, leave without running the parent's exit handlers
-        os.close(read_end)
-        try:
-            try:
-                payload = pickle.dumps(("ok", fn()))
-            except BaseException as err:  # noqa: BLE001 - everything goes back to the parent
-                try:
-                    payload = pickle.dumps(("error", err))
-                except Exception:  # noqa: BLE001
-                    payload = pickle.dumps(("text", f"{type(err).__name__}: {err}"))
-            with os.fdopen(write_end, "wb") as out:
-                out.write(payload)
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    chunks: list[bytes] = []
-    end = time.monotonic() + seconds
-    try:
-        with os.fdopen(read_end, "rb", buffering=0) as src:
-            while True:
-                left = end - time.monotonic()
-                if left <= 0 or not select.select([src], [], [], left)[0]:
-                    os.kill(pid, signal.SIGKILL)
-                    raise DeadlineExceeded(f"{what} did not finish in {seconds:.0f} s")
-                chunk = src.read(1 << 16)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-    except BaseException:
-        os.waitpid(pid, 0)
-        raise
-    # the child has answered and is exiting: unmapping its copy of this process takes it a few
-    # milliseconds, which the parent need not wait for (reaped at the next call, or at exit)
-    _exiting.append(pid)
-    if not chunks:
-        raise ChildFailed(f"{what}: the child process died without an answer")
-    kind, value = pickle.loads(b"".join(chunks))
-    if kind == "ok":
-        return value
-    if kind == "error":
-        raise value
-    raise ChildFailed(value)
+    return Child(fn, what).result(time.monotonic() + seconds, seconds)

@@ -11,6 +11,8 @@ minutes are in ``tests/corpus/fuzz/timeout_*.c`` (run by test_fuzz.py).
 
 from __future__ import annotations
 
+import time
+
 import islpy as isl
 import pytest
 from passman.passes.poly import affine, dependences, region_sets, scop_build
@@ -343,48 +345,64 @@ void kernel(int n, double A[n][n], double B[n][n])
 """
 
 
-def _policies_tried(monkeypatch, slow):
-    """(policy, seconds) of each compute_schedule call of auto_schedule, ``slow(policy)`` simulating isl."""
+def _policies_tried(monkeypatch, delay):
+    """Run schedule_part on TWO_STATEMENTS with isl's scheduler taking ``delay(policy)`` seconds more
+    per policy: the policies whose schedule was weighed, and the seconds it all took."""
+    from passman.deadline import Child
     from passman.passes.poly import schedule
 
-    real = schedule.compute_schedule
-    calls = []
+    real_start, real_optimize = schedule.start_schedule, schedule.optimize_tree
+    weighed = []
 
-    def fake(scop, rel, fusion="smart", clock=None, seconds=schedule.POLICY_SECONDS):
-        calls.append((fusion, seconds))
-        if slow(fusion) == "timeout":
-            raise schedule.SchedulerTimeout(f"{scop.where}: isl's scheduler did not finish")
-        return real(scop, rel, fusion, clock, seconds)
+    def slow_start(scop, rel, fusion):
+        def compute():
+            time.sleep(delay(fusion))
+            child = real_start(scop, rel, fusion)
+            return child.result(time.monotonic() + 60)
 
-    monkeypatch.setattr(schedule, "compute_schedule", fake)
+        return Child(compute, "isl's scheduler")
+
+    def optimize(scop, sched, rel, options):
+        weighed.append(sched)
+        return real_optimize(scop, sched, rel, options)
+
+    monkeypatch.setattr(schedule, "start_schedule", slow_start)
+    monkeypatch.setattr(schedule, "optimize_tree", optimize)
     ws = Workspace.from_code(TWO_STATEMENTS, "k.c")
+    module = ws["kernel"]
+    part = module.resource("scops")[0]
+    deps = module.resource("dependences").of_scop(part)
+    options = schedule.TilingOptions(tile=True, sizes=(), wavefront=True, pragma="passman parallel")
+    started = time.monotonic()
     try:
-        ws.apply("auto_schedule", ws["kernel"])
-    except PassFailed:  # what the kept schedule gains is not the point
+        schedule.schedule_part(part, deps, "smart", options)
+    except PassFailed:
         pass
-    return calls
+    return len(weighed), time.monotonic() - started
 
 
-def test_a_slow_first_schedule_is_kept_without_trying_the_other_policies(monkeypatch):
+def test_a_fast_part_weighs_every_policy(monkeypatch):
+    weighed, _ = _policies_tried(monkeypatch, lambda p: 0.0)
+    assert weighed == 3  # smart, pluto, none
+
+
+def test_a_slow_first_schedule_leaves_the_others_no_more_time(monkeypatch):
     # fuzz case timeout_slow_scheduler_policies: "smart" took 7 s, then "pluto" and "none" spent
-    # the function's budget and no time was left to generate the code
+    # the function's budget and no time was left to generate the code. Side by side, the others
+    # get until the first schedule comes, or EXPLORE_SECONDS after the start if later
     from passman.passes.poly import schedule
 
-    monkeypatch.setattr(schedule, "EXPLORE_SECONDS", -1.0)  # any scheduling is past it
-    calls = _policies_tried(monkeypatch, lambda p: "fast")
-    assert [c[0] for c in calls] == ["smart"]
+    monkeypatch.setattr(schedule, "EXPLORE_SECONDS", 0.2)
+    weighed, seconds = _policies_tried(monkeypatch, lambda p: 1.0 if p == "smart" else 30.0)
+    assert weighed == 1 and seconds < 10
 
 
-def test_a_fast_first_schedule_leaves_time_for_the_other_policies(monkeypatch):
-    calls = _policies_tried(monkeypatch, lambda p: "fast")
-    assert [c[0] for c in calls] == ["smart", "pluto", "none"]
-
-
-def test_after_a_policy_runs_out_of_time_only_none_is_tried_briefly(monkeypatch):
+def test_a_policy_past_its_time_is_dropped_and_the_others_weighed(monkeypatch):
     from passman.passes.poly import schedule
 
-    calls = _policies_tried(monkeypatch, lambda p: "timeout" if p == "smart" else "fast")
-    assert calls == [("smart", schedule.POLICY_SECONDS), ("none", schedule.FALLBACK_SECONDS)]
+    monkeypatch.setattr(schedule, "POLICY_SECONDS", 1.5)
+    weighed, seconds = _policies_tried(monkeypatch, lambda p: 30.0 if p == "smart" else 0.0)
+    assert weighed == 2 and seconds < 10
 
 
 def test_an_extent_past_its_budget_is_unknown(monkeypatch):

@@ -43,7 +43,7 @@ from typing import Literal, get_args
 import islpy as isl
 
 from passman import Module, PassFailed, transformation
-from passman.deadline import Clock, DeadlineExceeded, function_budget, run_with_deadline
+from passman.deadline import Child, Clock, DeadlineExceeded, function_budget
 
 from .affine import ctx, operation_budget, out_of_operations
 from .dependences import Dependence, Dependences
@@ -79,17 +79,13 @@ MAX_OPERATIONS = 20_000_000
 #: every corpus part takes less than one
 POLICY_SECONDS = 8.0
 
-#: seconds the policies left get once one ran out of :data:`POLICY_SECONDS` (only "none",
-#: which serializes the strongly connected components, is still tried)
-FALLBACK_SECONDS = 2.0
-
 #: seconds ``auto_schedule`` gives isl on one function, all parts (scheduling and code
 #: generation): the parts left when they are spent stay as they are
 FUNCTION_SECONDS = 20.0
 
-#: seconds a part's scheduling may have taken for other fusion policies to be tried once one
-#: schedule is in hand (a part that costs isl seconds per policy keeps the first schedule
-#: found, and the function's time goes to code generation and the other parts)
+#: seconds from the start of a part's scheduling during which the fusion policies still working
+#: may finish once one schedule is in hand (a part that costs isl seconds per policy keeps the
+#: first schedule found, and the function's time goes to code generation and the other parts)
 EXPLORE_SECONDS = 2.0
 
 
@@ -120,10 +116,24 @@ def compute_schedule(
 
     ``fusion``: ``"smart"`` (fuse when no outer parallelism is lost),
     ``"none"`` (one loop nest per strongly connected component) or ``"max"``
-    (fuse as much as the dependences allow). The shared isl context's
-    scheduler options are restored afterwards. isl computes it in a child
-    process given at most ``seconds`` (less if ``clock`` has
-    less left): past that, or past :data:`MAX_OPERATIONS`, the pass fails.
+    (fuse as much as the dependences allow). isl computes it in a child
+    process (:func:`start_schedule`) given at most ``seconds`` (less if
+    ``clock`` has less left): past that, or past :data:`MAX_OPERATIONS`,
+    the pass fails.
+    """
+    if clock is not None:
+        seconds = min(seconds, clock.left())
+    if seconds <= 0:
+        raise SchedulerTimeout(f"{scop.where}: no time left for isl's scheduler (fusion {fusion})")
+    child = start_schedule(scop, rel, fusion)
+    return finish_schedule(child, scop, fusion, time.monotonic() + seconds, seconds)
+
+
+def start_schedule(scop: Scop, rel: isl.UnionMap, fusion: str) -> Child:
+    """isl's scheduler at work on the part with fusion policy ``fusion``, in a child process.
+
+    The shared isl context's scheduler options are set for the child (it
+    inherits them) and restored at once. :func:`finish_schedule` takes the answer.
     """
     if fusion not in _FUSION_OPTIONS:
         raise PassFailed(
@@ -138,39 +148,45 @@ def compute_schedule(
         sc = isl.ScheduleConstraints.on_domain(scop.domain()).set_context(scop.context)
         if not rel.is_empty():
             sc = sc.set_validity(rel).set_proximity(rel).set_coincidence(rel)
-        # isl's scheduler can take minutes on some parts (constant-size boxes of 3-D stencils):
-        # bound its work and refuse rather than hang
-        if clock is not None:
-            seconds = min(seconds, clock.left())
 
+        # isl's scheduler can take minutes on some parts (constant-size boxes of 3-D stencils):
+        # bound its work and its time, and refuse rather than hang
         def compute() -> str:
             with operation_budget(MAX_OPERATIONS):
                 return sc.compute_schedule().to_str()
 
-        try:
-            text = run_with_deadline(compute, seconds, what="isl's scheduler")
-            return isl.Schedule.read_from_str(c, text)
-        except DeadlineExceeded:
-            raise SchedulerTimeout(
-                f"{scop.where}: isl's scheduler did not finish in {seconds:.0f} s (fusion {fusion}); "
-                "the part is left as it is"
-            ) from None
-        except isl.Error as err:
-            if out_of_operations(err):
-                raise PassFailed(
-                    f"{scop.where}: isl's scheduler gave up after {MAX_OPERATIONS} operations "
-                    f"(fusion {fusion}); the part is left as it is"
-                ) from None
-            # e.g. "unable to carry dependences": isl found no schedule with these options
-            reason = str(err).split(" in /", 1)[0].removeprefix("call to ")
-            raise PassFailed(
-                f"{scop.where}: isl's scheduler found no schedule (fusion {fusion}): {reason}; "
-                "the part is left as it is"
-            ) from None
+        return Child(compute, "isl's scheduler")
     finally:
         for name, value in saved.items():
             getattr(c, f"set_schedule_{name}")(value)
 
+
+def finish_schedule(child: Child, scop: Scop, fusion: str, until: float, seconds: float) -> isl.Schedule:
+    """The schedule ``child`` (:func:`start_schedule`) computes, waiting until ``until`` at most.
+
+    :class:`SchedulerTimeout` past ``until`` (``seconds``: the limit the
+    message gives), :class:`PassFailed` where isl found no schedule or ran
+    out of operations.
+    """
+    try:
+        return isl.Schedule.read_from_str(ctx(), child.result(until))
+    except DeadlineExceeded:
+        raise SchedulerTimeout(
+            f"{scop.where}: isl's scheduler did not finish in {seconds:.0f} s (fusion {fusion}); "
+            "the part is left as it is"
+        ) from None
+    except isl.Error as err:
+        if out_of_operations(err):
+            raise PassFailed(
+                f"{scop.where}: isl's scheduler gave up after {MAX_OPERATIONS} operations "
+                f"(fusion {fusion}); the part is left as it is"
+            ) from None
+        # e.g. "unable to carry dependences": isl found no schedule with these options
+        reason = str(err).split(" in /", 1)[0].removeprefix("call to ")
+        raise PassFailed(
+            f"{scop.where}: isl's scheduler found no schedule (fusion {fusion}): {reason}; "
+            "the part is left as it is"
+        ) from None
 
 
 # ------------------------------------------------------------------ the passes
@@ -198,35 +214,60 @@ def schedule_part(
     options: TilingOptions,
     clock: Clock | None = None,
 ) -> tuple[isl.Schedule, TreeReport]:
-    """The optimised schedule of one part (not yet checked) and what it gained."""
+    """The optimised schedule of one part (not yet checked) and what it gained.
+
+    With ``fusion="smart"``, isl's policies are tried side by side, each in
+    its own child process (:func:`start_schedule`), for at most
+    :data:`POLICY_SECONDS` (less if ``clock`` has less left). Once one
+    schedule is in hand, the policies still working get until
+    :data:`EXPLORE_SECONDS` after the start, or until that schedule came if
+    later: a part on which isl is slow keeps the first schedule found. The
+    best of the schedules found wins, ties going to the earlier policy.
+    """
     rel = validity(deps)
     # isl's outer-coincidence heuristic finds outer parallel loops, but on time-iterated
     # stencils only a hyperplane of points, and it fuses nests at the price of tiling
     # depth: with "smart", try the Pluto-like permutable bands and no fusion too, keep the best
     # ("none" only serializes strongly connected components: with one statement it is "pluto")
     policies = [fusion] + (["pluto", "none"][: 1 + (len(scop.statements) > 1)] if fusion == "smart" else [])
+    seconds = POLICY_SECONDS if clock is None else min(POLICY_SECONDS, clock.left())
+    if seconds <= 0:
+        raise SchedulerTimeout(f"{scop.where}: no time left for isl's scheduler")
+    start = time.monotonic()
+    children = [(policy, _start_policy(scop, rel, policy)) for policy in policies]
     best: tuple[isl.Schedule, TreeReport] | None = None
     failure: PassFailed | None = None
-    start = time.monotonic()
-    timed_out = False
-    for policy in policies:
-        if best is not None and time.monotonic() - start > EXPLORE_SECONDS:
-            break  # isl is slow on this part: keep what it found
-        if timed_out and policy != "none":
-            continue  # as costly as the policy that ran out of time; "none" splits the problem
-        try:
-            seconds = FALLBACK_SECONDS if timed_out else POLICY_SECONDS
-            got = optimize_tree(scop, compute_schedule(scop, rel, policy, clock, seconds), rel, options)
-        except PassFailed as err:  # isl found nothing with this policy: the others may
-            timed_out = timed_out or isinstance(err, SchedulerTimeout)
-            failure = failure or err
-            continue
-        if best is None or got[1].score() > best[1].score():
-            best = got
+    first = None  # when the first schedule came
+    try:
+        for policy, child in children:
+            until = start + seconds
+            if first is not None:
+                until = min(until, max(first, start + EXPLORE_SECONDS))
+            try:
+                if isinstance(child, PassFailed):
+                    raise child
+                got = optimize_tree(scop, finish_schedule(child, scop, policy, until, seconds), rel, options)
+            except PassFailed as err:  # isl found nothing with this policy: the others may
+                failure = failure or err
+                continue
+            first = time.monotonic() if first is None else first
+            if best is None or got[1].score() > best[1].score():
+                best = got
+    finally:
+        for _, child in children:
+            if isinstance(child, Child):
+                child.kill()
     if best is None:
         assert failure is not None
         raise failure
     return best
+
+
+def _start_policy(scop: Scop, rel: isl.UnionMap, policy: str) -> Child | PassFailed:
+    try:
+        return start_schedule(scop, rel, policy)
+    except PassFailed as err:
+        return err
 
 
 def _reschedule(
