@@ -7,7 +7,6 @@
 ...     ws.save("out")
 """
 
-from importlib import metadata
 
 from .brokers import HELPER_PREFIX, Stub
 from .display import Display
@@ -32,13 +31,21 @@ from .workspace import Workspace
 
 def _package_version() -> str:
     """The installed distribution's version (pyproject.toml), or a marker in a bare checkout."""
+    from importlib import metadata  # 25 ms of imports: only when the version is asked for
+
     try:
         return metadata.version("passman")
     except metadata.PackageNotFoundError:
         return "0+unknown"
 
 
-__version__ = _package_version()
+def __getattr__(name: str) -> str:
+    """``passman.__version__``, read from the distribution on first use."""
+    if name == "__version__":
+        version = _package_version()
+        globals()["__version__"] = version
+        return version
+    raise AttributeError(f"module 'passman' has no attribute {name!r}")
 
 __all__ = [
     "REGISTRY",

@@ -39,7 +39,6 @@ import traceback
 import warnings
 from typing import Any
 
-from . import __version__
 from .builder import BuildError
 from .errors import InternalError, InvalidInput, PassFailed, PassmanError, PassmanWarning
 
@@ -93,10 +92,19 @@ def _show_warning(message: Any, category: type, filename: str, lineno: int, file
         LOG.warning("%s", warnings.formatwarning(message, category, filename, lineno, line).rstrip())
 
 
+class _Version(argparse.Action):
+    """``--version``: the version read from the installed distribution only when asked for."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001 - argparse's signature
+        import passman
+
+        print(f"passman {passman.__version__}")
+        parser.exit()
+
+
 def _global_options(parser: argparse.ArgumentParser) -> None:
     """``--version``, ``-v`` and ``-q``, listed in every ``--help`` (:func:`_main` reads ``-v``/``-q``)."""
-    parser.add_argument("--version", action="version", version=f"passman {__version__}",
-                        help="print passman's version and exit")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print passman's version and exit")
     parser.add_argument("--verbose", "-v", action="count", default=0,
                         help="show more (history, reproducer, tracebacks; -vv: debug); anywhere on the line")
     parser.add_argument("--quiet", "-q", action="count", default=0,

@@ -25,14 +25,6 @@ set arithmetic. Modules, one idea each:
   transformation ``eliminate_false_dependences`` (array copies).
 """
 
-# registers the analyses, and the transformations auto_schedule and apply_schedule
-from . import (
-    dependences,  # noqa: F401
-    di_shapes,  # noqa: F401
-    preconditions,  # noqa: F401
-    regions,  # noqa: F401
-    schedule,  # noqa: F401
-    scop_build,  # noqa: F401
-    time_tiling,  # noqa: F401
-    trapezoid_tiling,  # noqa: F401
-)
+# Nothing is imported here: the passes' manifest (:mod:`passman.passes.manifest`) imports the
+# module of an analysis or transformation when it is first asked for, so that importing one module
+# of the package (``affine``, by the dependence tests of the parallelizers) costs that module only.
