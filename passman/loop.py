@@ -91,15 +91,16 @@ def located_sites(root: c_ast.Node) -> list[LoopSite]:
 def _still_there(root: c_ast.Node, site: LoopSite) -> LoopSite | None:
     """``site`` as the AST is now, if its loop is still where it was (every link of its path)."""
     path = site.path
-    if not path or path[0] is not root or not isinstance(site.labelled.stmt, c_ast.For):
+    if not path or path[0] is not root or not isinstance(site.labelled.stmt, c_ast.For) \
+            or site.labelled.name != site.label:
         return None
     chain = path + (site.labelled,)
     for up, down in zip(chain, chain[1:]):
-        if not any(c is down for _, c in up.children()):
+        if not any(c is down for c in child_nodes(up)):
             return None
     fresh = LoopSite(site.label, site.labelled, site.labelled.stmt, path[-1], site.depth, outer=site.outer)
     fresh.path = path
-    for _, c in fresh.node.children():
+    for c in child_nodes(fresh.node):
         _visit(c, fresh.node, fresh, [], None)
     return fresh
 
@@ -169,15 +170,27 @@ class Loop:
         each of 50 loops of a 2,000-line function walked it 500 times
         (fuzz case timeout_40e5ce02).
         """
+        root = self.module.ast
         if self._at is not None:
-            site = _still_there(self.module.ast, self._at)
+            site = _still_there(root, self._at)
             if site is not None:
                 self._at = site
                 return site
             self._at = None
-        for s in iter_sites(loop_sites(self.module.ast)):
-            if s.label == self.label:
-                return s
+        # the sites of the function's last walk, each checked link by link before use: passes ask
+        # for loops by label again and again (marker, pragmas_of), each time a walk of the function
+        sites = self.module.ws.__dict__.setdefault("_loop_sites", {})
+        known = sites.get(self.module.name)
+        if known is not None and known[0] is root and self.label in known[1]:
+            site = _still_there(root, known[1][self.label])
+            if site is not None:
+                return site
+        table: dict[str, LoopSite] = {}
+        for s in iter_sites(located_sites(root)):
+            table.setdefault(s.label, s)
+        sites[self.module.name] = (root, table)
+        if self.label in table:
+            return table[self.label]
         raise InvalidInput(f"error: no loop '{self.label}' in function {self.module.name}")
 
     @property

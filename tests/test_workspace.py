@@ -89,6 +89,27 @@ def test_loops_labels_and_nesting(ws):
         main.loop("l999")
 
 
+def test_a_loop_found_again_by_label_is_where_the_tree_says(ws):
+    """Loop.site reuses the function's last walk only where each link still holds."""
+    from passman import Loop
+
+    main = ws["main"]
+    (outer,) = main.loops()
+    (inner,) = outer.loops()
+    site = Loop(main, inner.label).site
+    assert site.node is inner.node and site.outer.label == "outer"
+    site.labelled.name = "renamed"  # in place: the remembered site no longer answers to its label
+    with pytest.raises(InvalidInput):
+        Loop(main, inner.label).site  # noqa: B018
+    assert Loop(main, "renamed").site.node is site.node
+    site.labelled.name = inner.label
+    items = outer.node.stmt.block_items  # the inner loop moved out of the outer one: found at its new place
+    items.remove(site.labelled)
+    main.ast.body.block_items.append(site.labelled)
+    moved = Loop(main, inner.label).site
+    assert moved.node is site.node and moved.outer is None and moved.depth == 0
+
+
 def test_labels_stable_when_other_code_changes(ws):
     init_labels = [lp.label for lp in ws["init"].all_loops]
     ws["main"].code = ws["main"].code.replace("s += A[i][j];", "s += 2 * A[i][j];")
