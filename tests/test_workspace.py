@@ -103,8 +103,10 @@ def test_a_loop_found_again_by_label_is_where_the_tree_says(ws):
         Loop(main, inner.label).site  # noqa: B018
     assert Loop(main, "renamed").site.node is site.node
     site.labelled.name = inner.label
-    items = outer.node.stmt.block_items  # the inner loop moved out of the outer one: found at its new place
-    items.remove(site.labelled)
+    from pycparser import c_ast
+
+    assert outer.node.stmt is site.labelled  # the inner loop moved out of the outer one: found at its new place
+    outer.node.stmt = c_ast.Compound([])
     main.ast.body.block_items.append(site.labelled)
     moved = Loop(main, inner.label).site
     assert moved.node is site.node and moved.outer is None and moved.depth == 0
