@@ -472,3 +472,62 @@ def test_unordered_set_with_dependence_is_refused(write_c):
     assert ws["kernel"].code == before
     ws["kernel"].apply_schedule(tree=tree % "sequence")
     assert_same_output([path], ws)
+
+
+INDEPENDENT_NESTS = r"""
+#include <stdio.h>
+#define N 300
+static double A[N][N], B[N][N], C[N][N];
+static double alpha, beta;
+static void init(int n)
+{
+    alpha = 1.5;
+    beta = 1.2;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            C[i][j] = (double)((i * j + 1) % n) / n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            A[i][j] = (double)(i * (j + 1) % n) / n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            B[i][j] = (double)(i * (j + 2) % n) / n;
+}
+int main(void)
+{
+    init(N);
+    double s = alpha + beta;
+    for (int i = 0; i < N; i++)
+        s += A[i][i] + 2 * B[i][N - 1 - i] + 3 * C[N - 1 - i][i];
+    printf("%.6f\n", s);
+    return 0;
+}
+"""
+
+
+def test_independent_nests_keep_the_order_of_the_source(write_c):
+    """isl gathers independent nests under a set node and emits them in its own order; auto_schedule
+    emits them in the source's (polybench's init_array came out as A, B, beta = ..., C)."""
+    src = write_c(INDEPENDENT_NESTS, "init.c")
+    ws = Workspace(str(src))
+    ws["init"].auto_schedule(pragma="omp parallel for")
+    code = ws["init"].code
+    order = [code.index(text) for text in ("alpha = 1.5", "beta = 1.2", "C[c0][c1] =", "A[c0][c1] =", "B[c0][c1] =")]
+    assert order == sorted(order), code
+    assert_same_output([src], ws)
+
+
+def test_a_set_becomes_a_sequence_in_the_order_of_its_statements():
+    from passman.passes.poly.schedule import _ordered_sets
+
+    text = ('{ domain: "{ S0[]; S1[i] : 0 <= i < 4; S2[] }", child: { set: [ '
+            '{ filter: "{ S2[] }" }, '
+            '{ filter: "{ S1[i] }", child: { set: [ { filter: "{ S1[i] : i > 1 }" }, { filter: "{ S1[i] : i <= 1 }" } ] } }, '
+            '{ filter: "{ S0[] }" } ] } }')
+    out = _ordered_sets(text, {"S0": 0, "S1": 1, "S2": 2})
+    assert "set:" not in out
+    assert out.index('filter: "{ S0[] }"') < out.index('filter: "{ S1[i] }"') < out.index('filter: "{ S2[] }"')
+    # the inner set's children hold the same statement: their order is kept (a stable sort)
+    assert out.index("i > 1") < out.index("i <= 1")
+    schedule = isl.Schedule.read_from_str(ctx(), out)
+    assert schedule.get_domain().is_equal(isl.UnionSet("{ S0[]; S1[i] : 0 <= i < 4; S2[] }"))

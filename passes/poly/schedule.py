@@ -9,7 +9,8 @@ stencils. :mod:`.tile_band` then tiles the permutable bands, puts a
 stride-1 loop innermost, turns a band without parallel member into a
 wavefront of tiles, and marks the outermost parallel loop
 ``passman parallel`` and vectorisable innermost loops ``omp simd``.
-:func:`check_schedule` checks the final schedule against every dependence
+Nests isl leaves unordered (a ``set`` node: independent components) keep the
+source's order (:func:`textual_sets`). :func:`check_schedule` checks the final schedule against every dependence
 before :mod:`.codegen` regenerates the part. A time loop of parallel steps
 (Jacobi-style stencils) first gets ``time_tile``'s diamond tiles where
 :mod:`.time_tiling_choice` says they pay (property ``time_tiling``); a
@@ -37,6 +38,7 @@ After (shape)::
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Literal, get_args
 
@@ -189,6 +191,78 @@ def finish_schedule(child: Child, scop: Scop, fusion: str, until: float, seconds
         ) from None
 
 
+def textual_sets(schedule: isl.Schedule, scop: Scop) -> isl.Schedule:
+    """``schedule`` with each ``set`` node made a ``sequence`` of its children in the source's order.
+
+    isl's scheduler gathers independent strongly connected components
+    under a ``set`` node (their order does not matter) and its AST
+    generator emits them in its own order: polybench's ``init_array``
+    came out as A, B, ``*beta = ...``, C. Any order of a set's children is
+    legal; the order of the statements in the source (a child's first
+    statement) keeps the code readable, and keeps where the program first
+    touches each array, which decides where its pages live.
+    """
+    rank = {s.name: k for k, s in enumerate(scop.statements)}
+    text = schedule.to_str()
+    if "set: [" not in text:
+        return schedule
+    return isl.Schedule.read_from_str(schedule.get_ctx(), _ordered_sets(text, rank))
+
+
+def _ordered_sets(text: str, rank: dict[str, int]) -> str:
+    """The text of a schedule tree with every ``set: [...]`` a ``sequence: [...]`` in ``rank``'s order."""
+    out: list[str] = []
+    at = 0
+    while True:
+        match = _SET.search(text, at)
+        if match is None:
+            out.append(text[at:])
+            return "".join(out)
+        found = match.start()
+        if _in_quotes(text, found):
+            out.append(text[at:found + 1])
+            at = found + 1
+            continue
+        start = match.end()
+        items, end = _items(text, start)  # end: the index of the closing "]"
+        children = [_ordered_sets(item, rank) for item in items]
+        children.sort(key=lambda item: min((rank.get(n, len(rank)) for n in _STATEMENT.findall(item)),
+                                           default=len(rank)))
+        out.append(text[at:found] + "sequence: [ " + ", ".join(children) + " ]")
+        at = end + 1
+
+
+_STATEMENT = re.compile(r"\b(S\d+)\[")
+#: a set node's key in isl's text of a schedule tree (not the end of another key)
+_SET = re.compile(r"(?<![\w])set: \[")
+
+
+def _in_quotes(text: str, index: int) -> bool:
+    return text.count('"', 0, index) % 2 == 1
+
+
+def _items(text: str, start: int) -> tuple[list[str], int]:
+    """The comma-separated items of the list opened just before ``start``, and the index of its ``]``."""
+    items, depth, quoted, begin = [], 0, False, start
+    for k in range(start, len(text)):
+        c = text[k]
+        if c == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif c in "{[":
+            depth += 1
+        elif c in "}]":
+            if depth == 0:
+                items.append(text[begin:k].strip())
+                return [i for i in items if i], k
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(text[begin:k].strip())
+            begin = k + 1
+    raise ValueError("unbalanced schedule tree text")
+
+
 # ------------------------------------------------------------------ the passes
 
 
@@ -310,6 +384,7 @@ def _reschedule(
         sched, report = schedule_part(part, part_deps, fusion, options, clock)
     except PassFailed as err:
         return str(err)
+    sched = textual_sets(sched, part)
     if not (report.tiled or report.parallel) and same_order(part, sched):
         return f"{part.where}: nothing to improve (no tile, no parallel loop, same order)"
     try:
