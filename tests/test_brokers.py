@@ -575,13 +575,31 @@ int main(void) {
 """
 
 
+def test_entry_points_are_read_as_importlib_metadata_reads_them():
+    """plugins.entry_points reads the dist-info folders itself (importlib.metadata costs 15-25 ms of imports)."""
+    from passman import plugins
+
+    groups = ("passman.passes", "passman.backends", "passman.brokers", "console_scripts")
+    eps = metadata.entry_points()
+    # the same entry points; in the folders' sorted order (importlib.metadata's is the file system's)
+    assert {g: sorted(v) for g, v in plugins.entry_points(groups).items()} == \
+        {g: sorted(ep.value for ep in eps.select(group=g)) for g in groups}
+    assert plugins._load_value("os.path:join") is os.path.join
+    assert plugins._entries("# c\n[a.b]\nx = m.n:o [extra]\n\n[c]\ny=z\n") == [("a.b", "m.n:o [extra]"), ("c", "z")]
+
+
 def test_broker_from_an_entry_point_is_found_and_used(monkeypatch, write_c, tmp_path):
     from passman import plugins
 
     monkeypatch.syspath_prepend(str(TESTS))
     monkeypatch.delitem(sys.modules, "plugin_pkg.broker", raising=False)
-    ep = metadata.EntryPoint(name="vecops", value="plugin_pkg.broker", group="passman.brokers")
-    monkeypatch.setattr(plugins.metadata, "entry_points", lambda: metadata.EntryPoints([ep]))
+    # an installed distribution, as pip leaves it: a dist-info folder with its entry points
+    info = tmp_path / "site" / "vecops_plugin-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "entry_points.txt").write_text("[console_scripts]\nvec = x:y\n\n[passman.brokers]\nvecops = plugin_pkg.broker\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    assert plugins.entry_points(plugins.GROUPS)["passman.brokers"][0] == "plugin_pkg.broker"
+    assert [ep.value for ep in metadata.entry_points().select(group="passman.brokers")][0] == "plugin_pkg.broker"
     try:
         plugins.load_plugins(force=True)
         assert "vecops" in B.BROKERS.names()
