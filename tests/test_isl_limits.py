@@ -348,8 +348,9 @@ void kernel(int n, double A[n][n], double B[n][n])
 def _policies_tried(monkeypatch, delay):
     """Run schedule_part on TWO_STATEMENTS with isl's scheduler taking ``delay(policy)`` seconds more
     per policy: the policies whose schedule was weighed, and the seconds it all took."""
-    from passman.deadline import Child
     from passman.passes.poly import schedule
+
+    from passman.deadline import Child
 
     real_start, real_optimize = schedule.start_schedule, schedule.optimize_tree
     weighed = []
