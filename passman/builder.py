@@ -752,9 +752,8 @@ def compile(  # noqa: A001 - the name is part of the public API
 
     steps = [c.argv for c in layout.compiles]
     if jobs > 1 and len(steps) > 1:
-        from concurrent.futures import (
-            ThreadPoolExecutor,  # 4 ms of imports: only for a parallel build
-        )
+        # 4 ms of imports: only for a parallel build
+        from concurrent.futures import ThreadPoolExecutor
 
         with ThreadPoolExecutor(max_workers=min(jobs, len(steps))) as pool:
             outcomes = list(pool.map(lambda argv: _run_tool(argv, base), steps))
