@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 
 from .errors import InvalidInput, PassmanError
 from .fsutil import atomic_write_text
-from .templating import c_environment
+from .templating import template
 
 if TYPE_CHECKING:  # jinja2 is imported when a template is first rendered (templating)
     import jinja2
@@ -568,7 +568,7 @@ def package_template(package: str, name: str) -> jinja2.Template:
     Undefined variables are errors; block tags leave no blank lines; nothing is escaped (C).
     """
     source = (importlib.resources.files(package) / "templates" / name).read_text("utf-8")
-    return c_environment().from_string(source)
+    return template(f"{package}/templates/{name}", source)
 
 
 def _compiler_variables(plan: BuildPlan, layout: _Layout) -> dict[str, str]:
