@@ -57,7 +57,10 @@ Options (``--set NAME=VALUE``):
   costs (``program_work``, property ``parallel_program_work``; by default
   twice this machine's measured thread start-up over 0.4 ns per statement
   execution, :mod:`passman.machine`: 1,000,000 at 200 us; 0, or
-  ``min_work=0``, lifts it), where that work is known; where the regions'
+  ``min_work=0``, lifts it), where that work is known, and
+  ``revert_function`` puts back as the file defines it every function whose
+  loops are no deeper than they were (no tile: what changed served the
+  regions only); where the regions'
   work cannot be counted (tiled or wavefront bounds), an upper bound of the
   whole program's work, taken before anything changed, stands for it;
   where nothing bounds it (a ``while`` loop, sizes from the input or the
@@ -172,6 +175,16 @@ def openmp(module, distribute: bool = True) -> bool:
     return True
 
 
+def loop_depth(node) -> int:
+    """The most ``for`` loops nested in one another under ``node``."""
+    from pycparser import c_ast
+
+    from passman.astutil import child_nodes
+
+    inner = max((loop_depth(c) for c in child_nodes(node)), default=0)
+    return inner + 1 if isinstance(node, c_ast.For) else inner
+
+
 def propagate_constants(ws) -> None:
     """Give functions the integer constants all their calls pass (callers first, to a fix point).
 
@@ -208,6 +221,7 @@ def main(
         user_openmp,
         whole_program_work,
     )
+    from passman.passes.scalar.revert import original_definition
 
     options = schedule_options(ws, tile, fusion, tile_sizes, wavefront, time_tiling)  # checked before any change
     ws.props.parallel_min_work = min_work
@@ -262,6 +276,14 @@ def main(
         if verbose:
             print("passman: sequential: the whole program: its parallel regions hold too little work to pay "
                   "for starting the threads (property parallel_program_work)")
+        # what served only the regions goes too: a function whose loops are no deeper than the user's got
+        # no tiles, only an order for its regions (loops distributed, nests split: fdtd_2d's main ran
+        # 8-10% slower); a tiled one keeps its tiles, which pay on one thread too (seidel_2d, lu)
+        for module in ws.all_functions:
+            original = original_definition(module) if module.name not in created else None
+            if original is not None and loop_depth(module.ast) <= loop_depth(original):
+                if attempt(module.revert_function) and verbose:
+                    print(f"passman: sequential: {module.name} is as the file defines it (no tile to keep)")
     except PassFailed as why:
         if verbose and "at least" not in str(why):
             print(f"passman: kept parallel: {why}")
