@@ -735,3 +735,22 @@ def test_omp_merge_pragma_keeps_an_inner_reduction_on_a_shared_variable(write_c)
     f.omp_merge_pragma()
     second = f.loops()[1]
     assert second.loops()[0].pragma == ["omp parallel for reduction(+:s)"]
+
+
+def test_a_program_left_sequential_is_built_as_the_original(tmp_path, write_c):
+    """No OpenMP directive left (the program rule): OPT alone, no -fopenmp, no libgomp."""
+    code = SMALL.replace("double s = 0.0;", "double s = 1.0;").replace("300", "30")
+    ws = Workspace(write_c(code))
+    load_recipe("openmp").main(ws, program_work=10**9)
+    assert not any("#pragma omp" in cu.code for cu in ws.compilation_units if not cu.is_stub)
+    out = tmp_path / "out"
+    built = ws.build("openmp", out)
+    makefile = (out / "Makefile").read_text()
+    assert "CFLAGS = -O3\n" in makefile and "gomp" not in makefile and "-fopenmp" not in makefile
+    assert "libgomp" not in _needed(built.binary)
+    assert run_threads(built.binary, 2).stdout == reference_output([write_c(code, "orig.c")]).stdout
+    ws = Workspace(write_c(SMALL))  # the same program, its product tiled: omp simd stays, and -fopenmp
+    load_recipe("openmp").main(ws, program_work=10**9)
+    assert "#pragma omp simd" in ws["main"].code
+    ws.build("openmp", out)
+    assert "-fopenmp" in (out / "Makefile").read_text()

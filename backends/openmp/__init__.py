@@ -27,6 +27,12 @@ Properties (``--set NAME=VALUE``, ``ws.props.NAME``):
   built with OpenMP brings its own libgomp, and two runtimes would each
   start a team), with a compiler other than gcc, or with ``dynamic``.
 
+A program left with no OpenMP directive and no ``omp_*`` call (the
+recipe's program rule made it sequential) is built with ``$(OPT)`` alone,
+as the user builds the original: neither ``-fopenmp``, ``openmp_cflags``
+nor libgomp, whose start-up every run would pay for nothing (a library
+the program links keeps ``-fopenmp`` at link time).
+
 Options of ``ws.build("openmp", dir, ...)`` override them: ``opt`` (a string
 or a list of flags), ``extra``, ``cc``, ``cflags`` (flags after ``OPT``),
 ``ldflags``, ``libs`` (default ``["-lm"]``), ``link``, ``output``. Libraries the
@@ -129,9 +135,14 @@ class OpenMPBackend:
         cc = options.get("cc", ws.props.openmp_cc)
         extra = options.get("extra", ws.props.openmp_cflags)
         extra = shlex.split(extra) if isinstance(extra, str) else list(extra)
-        cflags = [*opt, *options.get("cflags", []), OPENMP_FLAG, *extra]
-        files = ws.save(directory)  # atomic, never over an input, copies user headers
         units = {cu.filename: cu for cu in ws.compilation_units if not cu.is_stub}
+        summaries = [omp_summary(cu) for cu in units.values()]
+        # a program left with no OpenMP (the program rule made it sequential) is built as the user
+        # builds the original, OPT alone: neither -fopenmp's flags nor libgomp, whose start-up
+        # every run would pay for nothing
+        openmp = any(pragmas or calls for pragmas, calls in summaries)
+        cflags = [*opt, *options.get("cflags", []), *([OPENMP_FLAG, *extra] if openmp else [])]
+        files = ws.save(directory)  # atomic, never over an input, copies user headers
         for path in files:
             cu = units.get(path.name)
             if cu is not None:
@@ -141,11 +152,13 @@ class OpenMPBackend:
             output=options.get("output", ws.name.replace(" ", "_") or "a.out"),
             cc=cc,
             cflags=cflags,
-            ldflags=[*options.get("ldflags", []), OPENMP_FLAG],
+            ldflags=[*options.get("ldflags", []), *([OPENMP_FLAG] if openmp else [])],
             libs=list(options.get("libs", ["-lm"])),
         )
         plan = extend_plan(plan, ws, self.target)
-        if link == "static" and Path(cc).name.startswith("gcc") and set(plan.libs) <= {"-lm"}:
+        if not openmp and set(plan.libs) - {"-lm"}:
+            plan.ldflags.append(OPENMP_FLAG)  # a library's OpenMP implementation may need the runtime
+        if openmp and link == "static" and Path(cc).name.startswith("gcc") and set(plan.libs) <= {"-lm"}:
             # no library of the program brings its own libgomp: one runtime, linked in
             plan.ldflags = [f for f in plan.ldflags if f != OPENMP_FLAG] + ["-pthread"]
             plan.libs = [*plan.libs, *STATIC_GOMP]
