@@ -81,13 +81,24 @@ int main(void)
 """
 
 
-def test_a_changed_signature_is_refused(write_c):
-    """Constants propagated into an array parameter's type change the signature: the callers
-    now pass what the new one declares, and the function stays as it is."""
+def test_sizes_propagated_into_array_parameters_are_reverted_too(write_c):
+    """Constants propagated into an array parameter's type (``double a[100][100]``) change nothing a
+    call passes: the function goes back whole, signature included."""
     ws = Workspace(write_c(VLA, "vla.c"))
+    before = ws["fill"].code
     ws["fill"].propagate_constant_arguments()
+    assert "double a[100][100]" in ws["fill"].code
+    ws["fill"].revert_function()
+    assert ws["fill"].code == before
+    assert_same_output([write_c(VLA, "vla.c")], ws)
+
+
+def test_a_changed_signature_is_refused(write_c):
+    """linearize_array gives fill a pointer parameter and changes its callers: refused, unchanged."""
+    ws = Workspace(write_c(VLA, "vla.c"))
+    ws["fill"].linearize_array()
     code = ws["fill"].code
-    assert "double a[100][100]" in code
+    assert "double *a" in code
     with pytest.raises(PassFailed, match="signature of fill changed"):
         ws["fill"].revert_function()
     assert ws["fill"].code == code

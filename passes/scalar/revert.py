@@ -13,7 +13,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from passman import Module, PassFailed, transformation
-from passman.astutil import copy_node, func_name, same_tree
+from passman.astutil import copy_node, func_name, same_tree, walk
 
 __all__ = ["revert_function", "original_definition"]
 
@@ -48,15 +48,26 @@ def revert_function(module: Module) -> None:
         }
 
     Refuses a function no file defined (a library model, a function a pass
-    created), one whose signature a pass changed (its callers now call the
-    new one), and one that is as it was.
+    created), one whose signature a pass changed otherwise than in its array
+    parameters' sizes (its callers now call the new one), and one that is as
+    it was.
     """
     pristine = original_definition(module)
     if pristine is None:
         raise PassFailed(f"revert_function: {module.name} was not read from a file (a pass made it)")
     fd = module.edit()
-    if not same_tree(fd.decl, pristine.decl) or not same_tree(fd.param_decls, pristine.param_decls):
+    if not same_tree(_shape(fd.decl), _shape(pristine.decl)) or not same_tree(fd.param_decls, pristine.param_decls):
         raise PassFailed(f"revert_function: the signature of {module.name} changed since it was read; "
                          "its callers use the new one")
     copy = copy_node(pristine)
-    fd.body = copy.body
+    fd.decl, fd.body = copy.decl, copy.body
+
+
+def _shape(decl: c_ast.Node) -> c_ast.Node:
+    """``decl`` without its arrays' sizes: what callers see of a signature (constants propagated into a
+    parameter's ``double a[n][n]``, making it ``double a[100][100]``, change nothing a call passes)."""
+    out = copy_node(decl)
+    for node in walk(out):
+        if isinstance(node, c_ast.ArrayDecl):
+            node.dim = None
+    return out
