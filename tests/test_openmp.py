@@ -749,8 +749,11 @@ def test_a_program_left_sequential_is_built_as_the_original(tmp_path, write_c):
     assert "CFLAGS = -O3\n" in makefile and "gomp" not in makefile and "-fopenmp" not in makefile
     assert "libgomp" not in _needed(built.binary)
     assert run_threads(built.binary, 2).stdout == reference_output([write_c(code, "orig.c")]).stdout
-    ws = Workspace(write_c(SMALL))  # the same program, its product tiled: omp simd stays, and -fopenmp
+    ws = Workspace(write_c(SMALL))  # the same program, its product tiled: omp simd stays, -fopenmp-simd
     load_recipe("openmp").main(ws, program_work=10**9)
     assert "#pragma omp simd" in ws["main"].code
-    ws.build("openmp", out)
-    assert "-fopenmp" in (out / "Makefile").read_text()
+    built = ws.build("openmp", out)
+    makefile = (out / "Makefile").read_text()
+    assert "CFLAGS = -O3 -fopenmp-simd\n" in makefile and "gomp" not in makefile
+    assert "libgomp" not in _needed(built.binary)
+    assert run_threads(built.binary, 1).stdout == reference_output([write_c(SMALL, "orig.c")]).stdout

@@ -27,11 +27,12 @@ Properties (``--set NAME=VALUE``, ``ws.props.NAME``):
   built with OpenMP brings its own libgomp, and two runtimes would each
   start a team), with a compiler other than gcc, or with ``dynamic``.
 
-A program left with no OpenMP directive and no ``omp_*`` call (the
-recipe's program rule made it sequential) is built with ``$(OPT)`` alone,
-as the user builds the original: neither ``-fopenmp``, ``openmp_cflags``
-nor libgomp, whose start-up every run would pay for nothing (a library
-the program links keeps ``-fopenmp`` at link time).
+A program left with no OpenMP region and no ``omp_*`` call (the recipe's
+program rule made it sequential) is built with ``$(OPT)`` alone, as the
+user builds the original, plus ``-fopenmp-simd`` where ``omp simd`` loops
+remain: neither ``-fopenmp``, ``openmp_cflags`` nor libgomp, whose
+start-up every run would pay for nothing (a library the program links
+keeps ``-fopenmp`` at link time).
 
 Options of ``ws.build("openmp", dir, ...)`` override them: ``opt`` (a string
 or a list of flags), ``extra``, ``cc``, ``cflags`` (flags after ``OPT``),
@@ -48,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from pycparser import c_ast
 
+from passman.astutil import walk
 from passman.brokers import extend_plan
 from passman.builder import BuildPlan, SourceFile, package_template
 from passman.errors import InvalidInput
@@ -75,6 +77,8 @@ LINK = register_property(
 )
 
 OPENMP_FLAG = "-fopenmp"
+#: the flag that honours ``omp simd`` without the runtime
+SIMD_FLAG = "-fopenmp-simd"
 #: gcc's OpenMP runtime linked into the program: loading libgomp.so costs every run 0.15-0.3 ms
 STATIC_GOMP = ["-Wl,-Bstatic", "-lgomp", "-Wl,-Bdynamic"]
 
@@ -107,6 +111,21 @@ def omp_summary(cu: Any) -> tuple[int, bool]:
     return pragmas, calls
 
 
+def _needs_runtime(cu: Any) -> bool:
+    """Whether a unit needs OpenMP's runtime: a directive other than ``omp simd``, or an ``omp_*`` call."""
+    for node in cu.own_nodes:
+        if not isinstance(node, c_ast.FuncDef):
+            continue
+        for n in walk(node):
+            if isinstance(n, c_ast.Pragma):
+                words = n.string.split()
+                if words[:1] == ["omp"] and words[1:2] != ["simd"] and words[1:3] != ["declare", "simd"]:
+                    return True
+            elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and _OMP_CALL.match(n.name.name + "("):
+                return True
+    return False
+
+
 def render_source(cu: Any, code: str, cflags: list[str]) -> str:
     """The text of one output file: the template's banner, ``omp.h`` if needed, the code."""
     pragmas, calls = omp_summary(cu)
@@ -136,12 +155,13 @@ class OpenMPBackend:
         extra = options.get("extra", ws.props.openmp_cflags)
         extra = shlex.split(extra) if isinstance(extra, str) else list(extra)
         units = {cu.filename: cu for cu in ws.compilation_units if not cu.is_stub}
-        summaries = [omp_summary(cu) for cu in units.values()]
-        # a program left with no OpenMP (the program rule made it sequential) is built as the user
-        # builds the original, OPT alone: neither -fopenmp's flags nor libgomp, whose start-up
-        # every run would pay for nothing
-        openmp = any(pragmas or calls for pragmas, calls in summaries)
-        cflags = [*opt, *options.get("cflags", []), *([OPENMP_FLAG, *extra] if openmp else [])]
+        # a program left with no OpenMP region (the program rule made it sequential) is built as the
+        # user builds the original, OPT alone: neither -fopenmp's flags nor libgomp, whose start-up
+        # every run would pay for nothing; its omp simd loops need only -fopenmp-simd
+        openmp = any(_needs_runtime(cu) for cu in units.values())
+        simd = not openmp and any(omp_summary(cu)[0] for cu in units.values())
+        cflags = [*opt, *options.get("cflags", []),
+                  *([OPENMP_FLAG, *extra] if openmp else [SIMD_FLAG] if simd else [])]
         files = ws.save(directory)  # atomic, never over an input, copies user headers
         for path in files:
             cu = units.get(path.name)
