@@ -279,8 +279,10 @@ def main(
         # what served only the regions goes too: a function whose loops are no deeper than the user's got
         # no tiles, only an order for its regions (loops distributed, nests split: fdtd_2d's main ran
         # 8-10% slower); a tiled one keeps its tiles, which pay on one thread too (seidel_2d, lu)
+        # (a function calling one the scheduler created, a trapezoidal walk, keeps its call: its loops moved there)
         for module in ws.all_functions:
-            original = original_definition(module) if module.name not in created else None
+            keep = module.name in created or any(c.name in created for c in module.callees)
+            original = None if keep else original_definition(module)
             if original is not None and loop_depth(module.ast) <= loop_depth(original):
                 if attempt(module.revert_function) and verbose:
                     print(f"passman: sequential: {module.name} is as the file defines it (no tile to keep)")

@@ -118,3 +118,14 @@ def test_a_sequential_program_keeps_tiles_and_loses_the_rest():
     load_recipe("openmp").main(ws, program_work=10**9)
     code = ws["kernel_seidel_2d"].code
     assert code != original and "for (int c3" in code and "#pragma omp" not in code
+
+
+def test_a_function_calling_a_trapezoidal_walk_keeps_it():
+    """The walk's loops moved into the functions the scheduler created: the caller's own loops are
+    fewer than the user's, and it is not reverted (its call to the walk stays)."""
+    ws = Workspace(str(CORPUS / "jacobi_1d.c"))
+    load_recipe("openmp").main(ws, program_work=10**9, time_tiling="trapezoid")
+    kernel = ws["kernel_jacobi_1d"]
+    created = [m.name for m in kernel.callees if not m.is_stub]
+    assert created, kernel.code  # the walk
+    assert_same_output([CORPUS / "jacobi_1d.c"], ws)
