@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define NI 120
-#define NJ 110
-#define NK 130
+#define NI 500
+#define NJ 460
+#define NK 520
 
 static void init_array(int ni, int nj, int nk, double *alpha, double *beta,
                        double C[ni][nj], double A[ni][nk], double B[nk][nj])
