@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from pycparser import c_ast
 
@@ -91,48 +91,43 @@ _OMP_CALL = re.compile(r"\bomp_[a-z_]+\s*\(")
 _OMP_H = re.compile(r"^\s*#\s*include\s*[<\"]omp\.h[>\"]", re.M)
 
 
-def omp_summary(cu: Any) -> tuple[int, bool]:
-    """(number of ``#pragma omp`` lines, whether the code calls ``omp_*`` functions) of a unit."""
+class OmpSummary(NamedTuple):
+    """What a unit's code asks of OpenMP."""
+
+    #: ``#pragma omp`` lines
+    pragmas: int
+    #: whether the code calls ``omp_*`` functions
+    calls: bool
+    #: whether it needs the runtime: a directive other than ``omp simd``, or such a call
+    runtime: bool
+
+
+def omp_summary(cu: Any) -> OmpSummary:
+    """The ``#pragma omp`` lines of a unit's functions, its ``omp_*`` calls, and whether it needs the runtime."""
     pragmas = 0
-    calls = False
-    for node in cu.own_nodes:
-        if not isinstance(node, c_ast.FuncDef):
-            continue
-        stack: list[c_ast.Node] = [node]
-        while stack:
-            n = stack.pop()
-            if isinstance(n, c_ast.Pragma) and n.string.split()[:1] == ["omp"]:
-                pragmas += 1
-            elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and _OMP_CALL.match(
-                n.name.name + "("
-            ):
-                calls = True
-            stack.extend(c for _, c in n.children())
-    return pragmas, calls
-
-
-def _needs_runtime(cu: Any) -> bool:
-    """Whether a unit needs OpenMP's runtime: a directive other than ``omp simd``, or an ``omp_*`` call."""
+    calls = runtime = False
     for node in cu.own_nodes:
         if not isinstance(node, c_ast.FuncDef):
             continue
         for n in walk(node):
-            if isinstance(n, c_ast.Pragma):
+            if isinstance(n, c_ast.Pragma) and n.string.split()[:1] == ["omp"]:
+                pragmas += 1
                 words = n.string.split()
-                if words[:1] == ["omp"] and words[1:2] != ["simd"] and words[1:3] != ["declare", "simd"]:
-                    return True
-            elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and _OMP_CALL.match(n.name.name + "("):
-                return True
-    return False
+                runtime = runtime or (words[1:2] != ["simd"] and words[1:3] != ["declare", "simd"])
+            elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and _OMP_CALL.match(
+                n.name.name + "("
+            ):
+                calls = runtime = True
+    return OmpSummary(pragmas, calls, runtime)
 
 
 def render_source(cu: Any, code: str, cflags: list[str]) -> str:
     """The text of one output file: the template's banner, ``omp.h`` if needed, the code."""
-    pragmas, calls = omp_summary(cu)
+    summary = omp_summary(cu)
     return _template("source.c.j2").render(
         source=cu.path.name if cu.path else cu.filename,
-        pragmas=pragmas,
-        include_omp_h=calls and not _OMP_H.search(code),
+        pragmas=summary.pragmas,
+        include_omp_h=summary.calls and not _OMP_H.search(code),
         cflags=shlex.join(cflags),
         code=code,
     )
@@ -158,8 +153,9 @@ class OpenMPBackend:
         # a program left with no OpenMP region (the program rule made it sequential) is built as the
         # user builds the original, OPT alone: neither -fopenmp's flags nor libgomp, whose start-up
         # every run would pay for nothing; its omp simd loops need only -fopenmp-simd
-        openmp = any(_needs_runtime(cu) for cu in units.values())
-        simd = not openmp and any(omp_summary(cu)[0] for cu in units.values())
+        summaries = [omp_summary(cu) for cu in units.values()]
+        openmp = any(u.runtime for u in summaries)
+        simd = not openmp and any(u.pragmas for u in summaries)
         cflags = [*opt, *options.get("cflags", []),
                   *([OPENMP_FLAG, *extra] if openmp else [SIMD_FLAG] if simd else [])]
         files = ws.save(directory)  # atomic, never over an input, copies user headers
