@@ -53,6 +53,15 @@ def user_cache_dir() -> Path:
     return Path(base) / "passman"
 
 
+def cache_path(name: str) -> Path | None:
+    """``name`` in passman's cache folder: ``$PASSMAN_CACHE_DIR/name``, else in :func:`user_cache_dir`;
+    None when ``PASSMAN_CACHE_DIR`` is empty (no disk cache)."""
+    env = os.environ.get("PASSMAN_CACHE_DIR")
+    if env is not None:
+        return Path(env) / name if env else None
+    return user_cache_dir() / name
+
+
 def _temp_name(dest: Path, kind: str) -> Path:
     """Return an unused-looking temporary sibling name for *dest*."""
     return dest.with_name(f".{dest.name}.{kind}-{secrets.token_hex(6)}.tmp")

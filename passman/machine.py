@@ -34,7 +34,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from .fsutil import atomic_write_text, user_cache_dir
+from .fsutil import atomic_write_text, cache_path
 
 __all__ = [
     "DEFAULT_TEAM_START_NS",
@@ -89,10 +89,7 @@ def machine_key() -> str:
 
 def cache_file() -> Path | None:
     """``machine.json`` in passman's cache directory (None: ``PASSMAN_CACHE_DIR`` is empty)."""
-    env = os.environ.get("PASSMAN_CACHE_DIR")
-    if env is not None:
-        return Path(env) / "machine.json" if env else None
-    return user_cache_dir() / "machine.json"
+    return cache_path("machine.json")
 
 
 def measure_team_start(runs: int = PROBE_RUNS) -> int | None:

@@ -15,10 +15,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .fsutil import user_cache_dir
+from .fsutil import cache_path
 
 if TYPE_CHECKING:
     import jinja2
@@ -60,10 +59,9 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Jinja's cache of compiled templates, in a folder this user can write (None: no folder, no cache)."""
     import jinja2
 
-    env = os.environ.get("PASSMAN_CACHE_DIR")
-    if env is not None and not env:
+    folder = cache_path("templates")
+    if folder is None:
         return None
-    folder = (Path(env) if env else user_cache_dir()) / "templates"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
