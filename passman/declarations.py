@@ -15,6 +15,7 @@ from typing import Any
 
 from pycparser import c_ast
 
+from .astutil import child_nodes
 from .ctype import (
     INT,
     UNKNOWN,
@@ -420,4 +421,4 @@ class Declarations:
             return True
         if isinstance(e, (c_ast.Typename, c_ast.CompoundLiteral)):
             return False
-        return any(self.not_integer_constant(c) for _, c in e.children())
+        return any(self.not_integer_constant(c) for c in child_nodes(e))

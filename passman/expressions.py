@@ -15,6 +15,7 @@ from dataclasses import replace
 
 from pycparser import c_ast
 
+from .astutil import child_nodes
 from .ctype import (
     CHAR,
     INT,
@@ -167,7 +168,7 @@ class Expressions(Declarations):
                 return not builtin or any(self.not_constant(a) for a in _arguments(e))
             case c_ast.CompoundLiteral() | c_ast.Typename():
                 return False
-        return any(self.not_constant(c) for _, c in e.children())
+        return any(self.not_constant(c) for c in child_nodes(e))
 
     def _reads_memory(self, e: c_ast.Node, address: bool) -> bool:
         """``*p``, ``a[i]``, ``s.f``, ``p->f`` in an initializer: an address or a read."""
@@ -191,7 +192,7 @@ class Expressions(Declarations):
             return False
         if isinstance(e, c_ast.StructRef):
             return self._mentions_object(e.name)
-        return any(self._mentions_object(c) for _, c in e.children())
+        return any(self._mentions_object(c) for c in child_nodes(e))
 
     def scalar(self, e: c_ast.Node, t: CType) -> None:
         """Reject a value of type ``t`` where C wants a scalar."""
@@ -229,7 +230,7 @@ class Expressions(Declarations):
             self.last_coord = e.coord
         check = getattr(self, f"_{type(e).__name__}", None)
         if check is None:
-            for _, c in e.children():
+            for c in child_nodes(e):
                 self.expr(c)
             return UNKNOWN
         return check(e)

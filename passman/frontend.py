@@ -33,7 +33,7 @@ from pathlib import Path
 
 from pycparser import c_ast, c_parser
 
-from .astutil import IndexDesignator, deepest
+from .astutil import IndexDesignator, child_nodes, deepest
 from .ctype import UNKNOWN, compatible, decay, is_known, unqualified
 from .errors import InvalidInput, located
 from .gnu_extensions import GnuLexer, UnsupportedExtension, apply_attributes
@@ -413,7 +413,7 @@ def _macro_coords(ast: c_ast.FileAST, name: str) -> Iterator[MacroCoord]:
         n = stack.pop()
         if isinstance(n, c_ast.Constant) and isinstance(n.coord, MacroCoord):
             yield n.coord
-        stack.extend(c for _, c in n.children())
+        stack.extend(c for c in child_nodes(n))
 
 
 def parse_string(code: str, filename: str = "<string>") -> c_ast.FileAST:

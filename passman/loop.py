@@ -115,12 +115,12 @@ def iter_sites(sites: list[LoopSite]) -> Iterator[LoopSite]:
 def unlabelled_fors(root: c_ast.Node) -> list[tuple[c_ast.Node, c_ast.For]]:
     """``(parent, for)`` pairs of loops that carry no label."""
     out = []
-    stack: list[tuple[c_ast.Node, c_ast.Node]] = [(root, c) for _, c in root.children()]
+    stack: list[tuple[c_ast.Node, c_ast.Node]] = [(root, c) for c in child_nodes(root)]
     while stack:
         parent, node = stack.pop()
         if isinstance(node, c_ast.For) and not isinstance(parent, c_ast.Label):
             out.append((parent, node))
-        stack.extend((node, c) for _, c in node.children())
+        stack.extend((node, c) for c in child_nodes(node))
     return out
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
+from .astutil import child_nodes
 from .source_text import Token, tokenize
 
 __all__ = ["MacroCoord", "mark_macro_constants"]
@@ -105,7 +106,7 @@ def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(c for _, c in n.children())
+        stack.extend(c for c in child_nodes(n))
 
 
 def _code_tokens(text: str) -> Iterator[Token]:

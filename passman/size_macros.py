@@ -35,6 +35,7 @@ from pathlib import Path
 from pycparser import c_ast
 from pycparser.c_parser import Coord
 
+from .astutil import child_nodes
 from .macro_constants import MacroCoord
 from .source_text import tokenize
 
@@ -169,7 +170,7 @@ def _has_jump(node: c_ast.Node) -> bool:
         n = stack.pop()
         if isinstance(n, (c_ast.Goto, c_ast.Switch)):
             return True
-        stack.extend(c for _, c in n.children())
+        stack.extend(c for c in child_nodes(n))
     return False
 
 

@@ -24,6 +24,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import Module, PassmanError
+from passman.astutil import child_nodes
 
 from ..cfacts.names import where
 from .effect_model import ANYWHERE, FunctionScope, function_scope, is_variable
@@ -157,6 +158,6 @@ def _walk_with_parents(root: c_ast.Node, parents: dict[int, c_ast.Node]) -> Iter
     while stack:
         n = stack.pop()
         yield n
-        for _, c in n.children():
+        for c in child_nodes(n):
             parents[id(c)] = n
             stack.append(c)

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from pycparser import c_ast
 
-from passman.astutil import parent_map, walk
+from passman.astutil import child_nodes, parent_map, walk
 
 from .names import NameTable
 from .sideeffects import variables
@@ -42,7 +42,7 @@ def escaping_jumps(stmt: c_ast.Node) -> list[c_ast.Node]:
                 out.append(n)
         loop = in_loop or isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile))
         switch = in_switch or isinstance(n, c_ast.Switch)
-        for _, c in n.children():
+        for c in child_nodes(n):
             visit(c, loop, switch)
 
     visit(stmt, False, False)
@@ -143,6 +143,6 @@ def only_loop_index(
             return False
         if isinstance(n, c_ast.For) and id(n) not in enclosing and assigns(n):
             covered = True
-        return all(visit(c, covered) for _, c in n.children())
+        return all(visit(c, covered) for c in child_nodes(n))
 
     return visit(func, False)

@@ -116,7 +116,7 @@ import networkx as nx
 from pycparser import c_ast
 
 from passman import PassFailed, transformation
-from passman.astutil import callee_name, copy_node, parent_map, replace_child, walk
+from passman.astutil import callee_name, child_nodes, copy_node, parent_map, replace_child, walk
 
 from ..cfacts.control import describe_jump, escaping_jumps
 from ..cfacts.names import unevaluated, where
@@ -743,7 +743,7 @@ class _Plan:
                     r, w = self.host_effects(n)
                     host_read.update(r | w)
                     host_write.update(w)
-            for _, c in s.children():
+            for c in child_nodes(s):
                 if isinstance(c, c_ast.Node) and not isinstance(c, c_ast.ExprList) and c not in (
                         getattr(s, "cond", None), getattr(s, "init", None), getattr(s, "next", None)):
                     visit(c)

@@ -55,7 +55,7 @@ import islpy as isl
 from pycparser import c_ast
 
 from passman import InvalidInput, Module, PassFailed, transformation
-from passman.astutil import copy_node, replace_child, walk
+from passman.astutil import child_nodes, copy_node, replace_child, walk
 
 from ..cfacts.folding import simplify
 from ..cfacts.names import fresh_name, pointer_declaration, where
@@ -381,7 +381,7 @@ def isolate_statement(module: Module, label: str = "") -> None:
     """
     if not label:
         raise InvalidInput(f"error: isolate_statement: no label given (label=...) for function {module.name}")
-    found = [(parent, n) for parent in walk(module.ast.body) for n in _children(parent)
+    found = [(parent, n) for parent in walk(module.ast.body) for n in child_nodes(parent)
              if isinstance(n, c_ast.Label) and n.name == label]
     if not found:
         raise InvalidInput(f"error: no statement labelled '{label}' in function {module.name}")
@@ -394,4 +394,4 @@ def isolate_statement(module: Module, label: str = "") -> None:
 
 
 def _children(node: c_ast.Node) -> list[c_ast.Node]:
-    return [c for _, c in node.children()]
+    return [c for c in child_nodes(node)]

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pycparser import c_ast
 
 from passman import Loop, Module
-from passman.astutil import walk
+from passman.astutil import child_nodes, walk
 from passman.printer import to_c
 
 from ..analysis.effect_model import function_scope
@@ -142,7 +142,7 @@ def _other_access(loop: Loop, r) -> str | None:
     """An access to ``r.var`` in the loop that is not the reduced reference itself (C text), if any."""
     parents = {}
     for n in walk(loop.node):
-        for _, c in n.children():
+        for c in child_nodes(n):
             parents[id(c)] = n
     holders = (c_ast.Compound, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.If, c_ast.Label,
                c_ast.Case, c_ast.Default)

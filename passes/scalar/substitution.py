@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pycparser import c_ast
 
 from passman import Module, PassFailed, transformation
-from passman.astutil import copy_node, find_all, replace_child, transform, walk
+from passman.astutil import child_nodes, copy_node, find_all, replace_child, transform, walk
 
 from ..analysis.liveness import ScalarFacts, is_volatile, liveness
 from ..cfacts.control import escaping_jumps
@@ -497,7 +497,7 @@ def _integer_only(fn: ScalarFacts, e: c_ast.Node) -> bool:
             case c_ast.Cast():
                 stack.append(n.expr)
             case _:
-                stack.extend(c for _, c in n.children())
+                stack.extend(c for c in child_nodes(n))
     return True
 
 
@@ -594,7 +594,7 @@ def _fold_branches(fn: ScalarFacts) -> int:
         changed = False
         parents = {}
         for p in walk(fn.func.body):
-            for _, c in p.children():
+            for c in child_nodes(p):
                 parents[id(c)] = p
         for n in walk(fn.func.body):
             if isinstance(n, c_ast.If):
