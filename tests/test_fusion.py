@@ -272,3 +272,24 @@ def test_fusion_of_three_nests(write_c):
     first.loop_fusion()
     assert len(ws["f"].loops()) == 1
     assert_same_output([src], ws, **O0)
+
+
+def test_ordered_components_match_networkx_condensation_in_lexicographic_order():
+    """Distribution's own strongly connected components (networkx is not imported for them) equal
+    networkx's condensation, in its lexicographical topological order, on random graphs."""
+    import random
+
+    import networkx as nx
+
+    from passman.passes.loops.fusion import ordered_components
+
+    rng = random.Random(7)
+    for _ in range(500):
+        n = rng.randint(1, 10)
+        edges = {(rng.randrange(n), rng.randrange(n)) for _ in range(rng.randint(0, 3 * n))}
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from(edges)
+        cond = nx.condensation(g)
+        order = nx.lexicographical_topological_sort(cond, key=lambda c: min(cond.nodes[c]["members"]))
+        assert ordered_components(n, sorted(edges)) == [sorted(cond.nodes[c]["members"]) for c in order]
