@@ -77,3 +77,34 @@ print("ok")
 """
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0 and "ok" in proc.stdout, proc.stderr[-2000:]
+
+
+def test_scheduling_a_program_imports_islpy_but_not_networkx_nor_importlib_metadata(tmp_path):
+    """jacobi_2d's time loop is tried for distribution (allen_kennedy) and its nests scheduled by isl:
+    neither needs networkx (0.09 s), and islpy's version comes without ``importlib.metadata`` (12 ms)."""
+    from conftest import CORPUS
+
+    mods = imported_modules("run", "openmp", str(CORPUS / "jacobi_2d.c"), "-o", str(tmp_path / "out"))
+    assert "islpy" in mods and "passman.passes.loops.fusion" in mods
+    assert "networkx" not in mods
+    assert "importlib.metadata" not in mods and "email" not in mods
+
+
+def test_islpy_version_stand_in_says_what_islpy_says():
+    code = (
+        "import sys\n"
+        "from passman.lazy import install\n"
+        "install()\n"
+        "import islpy\n"
+        "islpy.Set\n"
+        "ours = sys.modules['islpy.version']\n"
+        "print(ours.VERSION_TEXT, ours.VERSION, ours.VERSION_STATUS, islpy.__version__)\n"
+        "del sys.modules['islpy.version']\n"
+        "import importlib\n"
+        "real = importlib.import_module('islpy.version')\n"
+        "print(real.VERSION_TEXT, real.VERSION, real.VERSION_STATUS, real.VERSION_TEXT)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    ours, real = proc.stdout.splitlines()
+    assert ours == real
