@@ -20,6 +20,7 @@ from passman.passes.poly.codegen import generate, identity_schedule, replace_par
 from pycparser import c_ast
 
 from passman import PassFailed, Workspace, transformation
+from passman.astutil import walk
 from passman.printer import to_c
 from passman.testing import assert_same_output, expect
 
@@ -171,6 +172,50 @@ def test_generate_does_not_modify_the_module():
     nodes = generate(m, scop, identity_schedule(scop))
     assert m.code == before and scop.nodes[0] is m.resource("scops")[0].nodes[0]
     assert all(not any(n is x for x in scop.nodes) for n in nodes)
+
+
+
+def test_code_generation_past_its_limit_is_refused_and_the_module_unchanged(monkeypatch):
+    """The code is generated in a child process under :data:`AST_SECONDS`: a generation that takes
+    longer (here made slow in the child) is refused, in the part's terms, and nothing changes."""
+    import time
+
+    from passman.passes.poly import codegen
+
+    ws = Workspace(CORPUS / "gemm.c")
+    m = ws["kernel_gemm"]
+    before, scop = m.code, m.resource("scops")[0]
+    real = codegen._generate
+
+    def slow(*args):
+        time.sleep(5)
+        return real(*args)
+
+    monkeypatch.setattr(codegen, "_generate", slow)
+    monkeypatch.setattr(codegen, "AST_SECONDS", 0.3)
+    start = time.monotonic()
+    with pytest.raises(PassFailed, match=r"isl's code generation did not finish in 0 s; the part is left as it is"):
+        generate(m, scop, identity_schedule(scop))
+    assert time.monotonic() - start < 4
+    assert m.code == before
+
+
+def test_generated_code_crosses_from_the_child_whole():
+    """The child sends the statements back pickled: pragmas, declarations and macro-named constants
+    (their coordinates say which macro) arrive as the parent would have made them."""
+    from passman.passes.poly import codegen
+
+    from passman.macro_constants import MacroCoord
+
+    ws = Workspace(CORPUS / "matmul_global.c")
+    m = ws["init"]
+    scop = m.resource("scops")[0]
+    here = codegen._generate(m, scop, identity_schedule(scop), codegen._check_part(m, scop), "c", None, None)
+    there = generate(m, scop, identity_schedule(scop))
+    assert to_c(c_ast.Compound(there)) == to_c(c_ast.Compound(here))
+    marks = lambda nodes: sorted((n.coord.macro, n.value) for top in nodes for n in walk(top)  # noqa: E731
+                                 if isinstance(n.coord, MacroCoord))
+    assert marks(here) and marks(there) == marks(here)
 
 
 # ------------------------------------------------------------------------------ tiling

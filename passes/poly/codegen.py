@@ -506,7 +506,35 @@ def generate(
     isl's ``atomic`` loops break the schedule, the default loop types are
     tried, and the part is refused if they break it too.
     """
-    live = _check_part(module, scop)
+    live = _check_part(module, scop)  # here: it reads (and caches) the function's analyses
+    seconds = AST_SECONDS if clock is None else min(AST_SECONDS, clock.left())
+    check = deps is not None and bool(os.environ.get("PASSMAN_CHECK_AST"))
+    if check:  # the check may take minutes: only isl's generation is timed (in a child, then again here)
+        return _generate(module, scop, schedule, live, iterator_prefix, deps, seconds)
+    # isl's AST generation can take minutes (unequal tiles in a wavefront): a child process
+    # generates the code under a time limit and sends the C statements back
+    try:
+        return run_with_deadline(
+            lambda: _generate(module, scop, schedule, live, iterator_prefix, None, None),
+            seconds, what="isl's code generation")  # fmt: skip
+    except DeadlineExceeded:
+        raise PassFailed(
+            f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
+            "the part is left as it is"
+        ) from None
+
+
+def _generate(
+    module: Module,
+    scop: Scop,
+    schedule: isl.Schedule,
+    live: set[int],
+    iterator_prefix: str,
+    deps: Iterable[Dependence] | None,
+    guard: float | None,
+) -> list[c_ast.Node]:
+    """:func:`generate`'s work, here; with ``deps``, isl's AST is checked against them; with ``guard``,
+    isl's AST generation is first tried in a child for that many seconds."""
     taken = names_in_scope(module.ast, module.cu.ast.ext)
     names = []
     depth = max(s.depth for s in scop.statements)  # isl scans unscheduled dimensions too
@@ -525,12 +553,12 @@ def generate(
     schedule = schedule.align_params(schedule.get_map().get_space())  # parameters only bands use
     coords: list[tuple[int, list[isl.AstExpr]]] = []
     prefixes: list[isl.UnionMap] = []
-    tree = _ast(build, _bind_marks(_loop_types(schedule), names, prefixes), scop, clock, coords, prefixes)
-    if deps is not None and os.environ.get("PASSMAN_CHECK_AST"):
+    tree = _ast(build, _bind_marks(_loop_types(schedule), names, prefixes), scop, guard, coords, prefixes)
+    if deps is not None:
         why = _ast_problem(tree, scop, names, deps)
         if why is not None:  # isl's atomic loops broke the schedule: its default types
             prefixes.clear()
-            tree = _ast(build, _bind_marks(schedule, names, prefixes), scop, clock, coords, prefixes)
+            tree = _ast(build, _bind_marks(schedule, names, prefixes), scop, guard, coords, prefixes)
             why = _ast_problem(tree, scop, names, deps)
         if why is not None:
             raise PassFailed(f"{scop.where}: isl's code for the new schedule is wrong: {why}")
@@ -581,26 +609,24 @@ def _check_copies(scop: Scop, instances: Sequence[Instance]) -> None:
             )
 
 
-def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, clock: Clock | None,
+def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, guard: float | None,
          coords: list[tuple[int, list[isl.AstExpr]]], prefixes: Sequence[isl.UnionMap]) -> isl.AstNode:
-    """isl's AST of ``schedule``, or PassFailed when isl takes longer than :data:`AST_SECONDS`.
+    """isl's AST of ``schedule``; with ``guard``, PassFailed when a child takes longer than that many seconds.
 
     ``coords`` (emptied first) receives, for each tagged task mark isl generates
     (:func:`_bind_marks`), its tag and the value of every dimension of its prefix schedule
     (``prefixes[tag]``) as isl expressions over the loops around it; the mark's AST node is
     annotated with its index there (:data:`.isl_ast.TASK_COORDS`).
     """
-    # isl's AST generation can take minutes (unequal tiles in a wavefront): a child process
-    # tries it first under a time limit
-    seconds = AST_SECONDS if clock is None else min(AST_SECONDS, clock.left())
-    try:
-        run_with_deadline(lambda: build.node_from_schedule(schedule) and None, seconds,
-                          what="isl's code generation")
-    except DeadlineExceeded:
-        raise PassFailed(
-            f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
-            "the part is left as it is"
-        ) from None
+    if guard is not None:
+        try:
+            run_with_deadline(lambda: build.node_from_schedule(schedule) and None, guard,
+                              what="isl's code generation")
+        except DeadlineExceeded:
+            raise PassFailed(
+                f"{scop.where}: isl's code generation did not finish in {guard:.0f} s; "
+                "the part is left as it is"
+            ) from None
     coords.clear()
     failed: list[str] = []
 
