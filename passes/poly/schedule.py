@@ -128,7 +128,7 @@ def compute_schedule(
     if seconds <= 0:
         raise SchedulerTimeout(f"{scop.where}: no time left for isl's scheduler (fusion {fusion})")
     child = start_schedule(scop, rel, fusion)
-    return finish_schedule(child, scop, fusion, time.monotonic() + seconds, seconds)
+    return isl.Schedule.read_from_str(ctx(), finish_schedule(child, scop, fusion, time.monotonic() + seconds, seconds))
 
 
 def start_schedule(scop: Scop, rel: isl.UnionMap, fusion: str) -> Child:
@@ -163,15 +163,15 @@ def start_schedule(scop: Scop, rel: isl.UnionMap, fusion: str) -> Child:
             getattr(c, f"set_schedule_{name}")(value)
 
 
-def finish_schedule(child: Child, scop: Scop, fusion: str, until: float, seconds: float) -> isl.Schedule:
-    """The schedule ``child`` (:func:`start_schedule`) computes, waiting until ``until`` at most.
+def finish_schedule(child: Child, scop: Scop, fusion: str, until: float, seconds: float) -> str:
+    """The text of the schedule ``child`` (:func:`start_schedule`) computes, waiting until ``until`` at most.
 
     :class:`SchedulerTimeout` past ``until`` (``seconds``: the limit the
     message gives), :class:`PassFailed` where isl found no schedule or ran
     out of operations.
     """
     try:
-        return isl.Schedule.read_from_str(ctx(), child.result(until))
+        return child.result(until)
     except DeadlineExceeded:
         raise SchedulerTimeout(
             f"{scop.where}: isl's scheduler did not finish in {seconds:.0f} s (fusion {fusion}); "
@@ -312,6 +312,7 @@ def schedule_part(
     best: tuple[isl.Schedule, TreeReport] | None = None
     failure: PassFailed | None = None
     first = None  # when the first schedule came
+    found: set[str] = set()  # the schedules' texts
     try:
         for policy, child in children:
             until = start + seconds
@@ -320,11 +321,15 @@ def schedule_part(
             try:
                 if isinstance(child, PassFailed):
                     raise child
-                got = optimize_tree(scop, finish_schedule(child, scop, policy, until, seconds), rel, options)
+                text = finish_schedule(child, scop, policy, until, seconds)
             except PassFailed as err:  # isl found nothing with this policy: the others may
                 failure = failure or err
                 continue
             first = time.monotonic() if first is None else first
+            if text in found:  # the same schedule as an earlier policy's: the same tiles, the same score
+                continue
+            found.add(text)
+            got = optimize_tree(scop, isl.Schedule.read_from_str(ctx(), text), rel, options)
             if best is None or got[1].score() > best[1].score():
                 best = got
     finally:
