@@ -467,6 +467,90 @@ def test_region_runs_against_running_the_nest(write_c, nest, python):
     assert region_runs(outer, target, ws["f"], runs_only=True)[0] == runs
 
 
+
+KEPT = """
+void f(double a[200][200])
+{
+    for (int t = 0; t < 50; t++) {
+        for (int i = t; i < 200; i++)
+            for (int j = (i % 3 == 0 ? 0 : t); j < 200; j++)
+                a[i][j] = 1.0;
+    }
+}
+"""
+
+
+def test_region_runs_answers_a_question_of_the_same_shape_from_the_one_it_counted(write_c, monkeypatch):
+    """A count is kept by the shape of the question (the nest less its pragmas and labels, the target's
+    place in it): a copy of the nest, with a pragma and a label, is answered without counting again,
+    exactly and up to a limit above the work; a limit below the work, or another value read from the
+    environment, is counted again, and gives what a fresh count gives."""
+    from passman.passes.parallel import work_count
+    from passman.passes.parallel.work_count import region_runs
+    from pycparser import c_ast
+
+    from passman.astutil import copy_node
+
+    ws = Workspace(write_c(KEPT))
+    outer, target = ws["f"].all_loops[0].node, ws["f"].all_loops[1].node
+    exact = region_runs(outer, target, ws["f"])
+    assert exact is not None and exact[0] == 50
+    copy = copy_node(outer)
+    labelled = copy.stmt.block_items[0]
+    labelled.name = "l9"
+    inner = labelled.stmt
+    copy.stmt.block_items.insert(0, c_ast.Pragma("omp parallel for"))
+    counted = []
+    real = work_count._Counter
+
+    class Counting(real):
+        def __init__(self, *args, **kwargs):
+            counted.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(work_count, "_Counter", Counting)
+    assert region_runs(copy, labelled, ws["f"]) == exact
+    assert region_runs(copy, inner, ws["f"], limit=exact[1] + 1) == exact
+    assert not counted
+    below = region_runs(copy, inner, ws["f"], limit=exact[1] // 2)
+    assert counted and below[1] >= exact[1] // 2
+    fresh = real(ws["f"], inner, False, exact[1] // 2)
+    with pytest.raises(work_count.Enough):
+        fresh.count(copy, {})
+    assert below == (fresh.openings, max(fresh.inside, exact[1] // 2))
+    counted.clear()
+    assert region_runs(outer, target, ws["f"], env={"n": 7}) == exact  # no header reads n
+    assert not counted
+    assert region_runs(outer, target, ws["f"], env={"t": 3}) == exact  # a header reads t: counted again
+    assert counted
+
+
+def test_region_runs_keeps_a_failure_only_below_the_work_it_had_counted(write_c, monkeypatch):
+    """A count that spends the budget is not tried again for the same question, nor for one with a
+    limit above what it had counted; with a limit it reached, the count stops early and answers."""
+    from passman.passes.parallel import work_count
+    from passman.passes.parallel.work_count import region_runs
+
+    ws = Workspace(write_c(KEPT))
+    outer, target = ws["f"].all_loops[0].node, ws["f"].all_loops[1].node
+    monkeypatch.setattr(work_count, "BUDGET", 500)
+    assert region_runs(outer, target, ws["f"]) is None
+    counted = []
+    real = work_count._Counter
+
+    class Counting(real):
+        def __init__(self, *args, **kwargs):
+            counted.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(work_count, "_Counter", Counting)
+    assert region_runs(outer, target, ws["f"]) is None
+    assert region_runs(outer, target, ws["f"], limit=10**12) is None
+    assert not counted
+    early = region_runs(outer, target, ws["f"], limit=1000)
+    assert counted and early is not None and early[1] >= 1000
+
+
 # -------------------------------------------------- the whole program's work, an upper bound
 
 TRIANGLES = """

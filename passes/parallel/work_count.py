@@ -18,10 +18,13 @@ estimate.
 
 from __future__ import annotations
 
+import weakref
+from typing import Any
+
 from pycparser import c_ast
 
 from passman import Module
-from passman.astutil import walk
+from passman.astutil import child_nodes, walk
 
 from ..cfacts.sideeffects import writes
 
@@ -315,15 +318,84 @@ def region_runs(top: c_ast.For, target: c_ast.Node, module: Module, env: dict[st
                 runs_only: bool = False, limit: int = 0) -> tuple[int, int] | None:
     """How many times ``target`` runs in one run of ``top`` (``env``: values known on entry), and the
     statement executions of all those runs together (with ``runs_only``, only the first is
-    counted); None when the headers cannot be run."""
+    counted); None when the headers cannot be run.
+
+    Answers are kept per workspace by the shape of ``top`` (its tree, less
+    its pragmas, and where ``target`` is in it), the values the count
+    reads from ``env``, and whether the functions it calls have loops: the
+    recipe asks the same question exactly (the profitability of a loop)
+    and later, of the code printed again, up to a limit (the program's
+    work), and a question that spends the whole budget takes 0.1 s. A
+    count that ran to its end, or failed, having counted less than
+    ``limit`` is what a count up to ``limit`` finds too: ``inside`` only
+    grows, and a count stops early only once it reaches the limit.
+    """
+    shape = _shape(top, target, module)
+    read = control_names(top)  # the values the count may read: those of its loops' headers and conditions
+    key = (shape, runs_only, tuple(sorted((k, v) for k, v in (env or {}).items() if k in read)))
+    kept = _answers(module).get(key) if shape is not None else None
+    if kept is not None and (not limit or kept[1] < limit):
+        return kept[0]
     counter = _Counter(module, target, runs_only, limit)
     try:
         counter.count(top, dict(env or {}))
     except Enough:
         return counter.openings, max(counter.inside, limit)
     except (Unknown, RecursionError):
-        return None
-    return counter.openings, counter.inside
+        answer = None
+    else:
+        answer = counter.openings, counter.inside
+    if shape is not None:
+        _answers(module)[key] = (answer, counter.inside)
+    return answer
+
+
+#: workspace -> the answers of :func:`region_runs`, by the shape of the question
+_ANSWERS: weakref.WeakKeyDictionary[Any, dict] = weakref.WeakKeyDictionary()
+#: answers kept per workspace at most
+MAX_ANSWERS = 256
+
+
+def _answers(module: Module) -> dict:
+    try:
+        table = _ANSWERS.setdefault(module.ws, {})
+    except TypeError:  # a stand-in workspace (a test's): nothing kept
+        return {}
+    if len(table) >= MAX_ANSWERS:
+        table.clear()
+    return table
+
+
+def _shape(top: c_ast.Node, target: c_ast.Node, module: Module) -> tuple | None:
+    """What a count of ``target``'s runs in ``top`` depends on besides the values of names: every node
+    of ``top`` but pragmas (its class and attributes), the target's place, and whether each function
+    called has loops. None where the target is not in ``top``."""
+    out: list = []
+    found = False
+    while isinstance(target, c_ast.Label):  # its runs are its statement's
+        target = target.stmt
+    stack = [top]
+    while stack:
+        n = stack.pop()
+        if n is target:
+            out.append("<target>")
+            found = True
+        if isinstance(n, c_ast.Label):  # its name counts nothing
+            out.append("Label")
+        else:
+            out.append((type(n).__name__, *(_hashable(getattr(n, a)) for a in n.attr_names)))
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
+            callee = module.ws.callee(n.name.name)
+            out.append(callee is not None and not callee.is_stub and any(
+                isinstance(x, (c_ast.For, c_ast.While, c_ast.DoWhile)) for x in walk(callee.ast)))
+        kids = [k for k in child_nodes(n) if not isinstance(k, c_ast.Pragma)]
+        out.append(len(kids))
+        stack.extend(reversed(kids))
+    return tuple(out) if found else None
+
+
+def _hashable(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
 
 
 def statement_of(node: c_ast.Node, parents: dict[int, c_ast.Node]) -> c_ast.Node:
