@@ -30,6 +30,7 @@ The global options go before or after the command.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import shlex
@@ -439,11 +440,17 @@ def _wrap(words: list[str], indent: str, width: int = 100) -> str:
     return textwrap.fill(" ".join(words), width, initial_indent=indent, subsequent_indent=indent)
 
 
+#: new objects between two collections of the youngest generation (Python's default: 700)
+GC_THRESHOLD = 20_000
+
 _GLOBAL_FLAGS = {"-v": 1, "--verbose": 1, "-vv": 2, "-q": -1, "--quiet": -1, "-qq": -2}
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``passman`` command; returns the exit status (module docstring)."""
+    # the cyclic garbage collector walked the syntax trees 100-170 times a command (20-40 ms of a
+    # 0.5 s run) for the few cycles a command leaves: every 20,000 new objects, not 700
+    gc.set_threshold(GC_THRESHOLD, 50, 50)
     argv = list(sys.argv[1:] if argv is None else argv)
     extra: list[str] = []
     if "--" in argv:
