@@ -37,7 +37,7 @@ from .astutil import IndexDesignator, child_nodes, deepest
 from .ctype import UNKNOWN, compatible, decay, is_known, unqualified
 from .errors import InvalidInput, located
 from .gnu_extensions import GnuLexer, UnsupportedExtension, apply_attributes
-from .macro_constants import MacroCoord, mark_macro_constants
+from .macro_constants import MacroCoord, MacroPlan
 from .semantic import SemanticChecker
 from .size_macros import build_chosen_macros, name_size_macros
 from .statement_comments import attach_comments
@@ -97,6 +97,11 @@ def _cpp_command() -> list[str]:
 
 def preprocess(path: Path, cppflags: list[str]) -> str:
     """Run the C preprocessor on ``path`` against passman's library headers."""
+    return start_preprocess(path, cppflags).result()
+
+
+def start_preprocess(path: Path, cppflags: list[str]) -> Preprocessing:
+    """:func:`preprocess` started: the preprocessor runs while the caller goes on."""
     from .plugins import load_plugins
 
     load_plugins()  # brokers register their header folders
@@ -106,16 +111,35 @@ def preprocess(path: Path, cppflags: list[str]) -> str:
     cmd += list(cppflags)
     name = str(path)
     cmd += ["-x", "c", name if not name.startswith("-") else f"./{name}"]
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-    except UnicodeDecodeError:
-        raise InvalidInput(f"{path}: error: the file or a header it includes is not UTF-8 text") from None
-    if proc.returncode != 0:
-        lines = [ln for ln in proc.stderr.splitlines() if "error" in ln]
-        first = lines[0] if lines else proc.stderr.strip().splitlines()[-1:] or ["preprocessing failed"]
-        msg = first if isinstance(first, str) else first[0]
-        raise InvalidInput(missing_header_message(msg.strip()))
-    return proc.stdout
+    return Preprocessing(path, subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE))
+
+
+class Preprocessing:
+    """A run of the preprocessor (:func:`start_preprocess`)."""
+
+    def __init__(self, path: Path, proc: subprocess.Popen):
+        self.path = path
+        self.proc = proc
+
+    def result(self) -> str:
+        """The preprocessed text; :class:`InvalidInput` where the preprocessor failed."""
+        out, err = self.proc.communicate()
+        try:
+            stdout, stderr = out.decode(), err.decode()
+        except UnicodeDecodeError:
+            raise InvalidInput(f"{self.path}: error: the file or a header it includes is not UTF-8 text") from None
+        if self.proc.returncode != 0:
+            lines = [ln for ln in stderr.splitlines() if "error" in ln]
+            first = lines[0] if lines else stderr.strip().splitlines()[-1:] or ["preprocessing failed"]
+            msg = first if isinstance(first, str) else first[0]
+            raise InvalidInput(missing_header_message(msg.strip()))
+        return stdout
+
+    def close(self) -> None:
+        """Stop the preprocessor if its answer is not wanted."""
+        if self.proc.returncode is None:
+            self.proc.kill()
+            self.proc.communicate()
 
 
 _MISSING = re.compile(r"^(?P<where>.*?): fatal error: (?P<name>[^:]+): No such file or directory$")
@@ -374,23 +398,25 @@ def parse_file(path: str | Path, cppflags: list[str] | None = None) -> ParsedFil
     text = preprocess(p, cppflags or [])
     if sys.getrecursionlimit() < RECURSION_LIMIT:
         sys.setrecursionlimit(RECURSION_LIMIT)
-    ast = parse_text(text, str(p))
-    check_nesting(ast, str(p))
-    check_and_resolve(ast, text)
-    defines: list[str] = []  # the probe's output, with its #define lines (-dD): where each macro is set
     # a size the build may choose: set on the command line, or under an #if (of the file, or of a header
     # found beside it or through -I); without any, no macro is asked about
     choosable = any(f.startswith(("-D", "-I", "-include", "-imacros")) for f in cppflags or []) or any(
         _CONDITIONAL.search(t) for t in [source, *(h.read_text(errors="replace") for h in local_includes(source, p.parent))])
-
-    def probe(file: Path) -> str:
-        defines.append(preprocess(file, [*(cppflags or []), *(["-dD"] if choosable else [])]))
-        return defines[-1]
-
-    if mark_macro_constants(ast, source, text, str(p), p, probe) and choosable:
+    # the preprocessor's run that says which constants were macros goes on while the text is parsed;
+    # with -dD its output also says where each macro is set
+    plan = MacroPlan(source, text, str(p))
+    plan.start(p, lambda file: start_preprocess(file, [*(cppflags or []), *(["-dD"] if choosable else [])]))
+    try:
+        ast = parse_text(text, str(p))
+        check_nesting(ast, str(p))
+        check_and_resolve(ast, text)
+    except BaseException:
+        plan.close()
+        raise
+    if plan.finish(ast) and choosable:
         macros = {c.macro for c in _macro_coords(ast, str(p))}
         chosen = build_chosen_macros(
-            macros, lambda extra: defines[-1] if defines else preprocess(p, [*(cppflags or []), *extra]))
+            macros, lambda extra: plan.answer if plan.answer else preprocess(p, [*(cppflags or []), *extra]))
         name_size_macros(ast, str(p), chosen)
     attach_comments(ast, source, str(p))
     return ParsedFile(

@@ -42,7 +42,7 @@ from pycparser.c_parser import Coord
 from .astutil import child_nodes
 from .source_text import Token, tokenize
 
-__all__ = ["MacroCoord", "mark_macro_constants"]
+__all__ = ["MacroCoord", "MacroPlan"]
 
 _MARKER = re.compile(r'^#\s*(\d+)\s+"((?:[^"\\]|\\.)*)"')
 _PROBE = "__passman_probe_{}__"
@@ -61,44 +61,90 @@ class MacroCoord(Coord):
     expansion: str = ""
 
 
-def mark_macro_constants(ast: c_ast.FileAST, source: str, preprocessed: str, coord_name: str,
-                         path: Path, preprocess: Callable[[Path], str]) -> int:
-    """Give each constant of ``ast`` written as a macro name in ``source`` a :class:`MacroCoord`.
+class MacroPlan:
+    """Gives each constant of the parsed file written as a macro name a :class:`MacroCoord`, in three
+    steps, so that the preprocessor's run overlaps the parse::
 
-    ``preprocessed`` is the text pycparser parsed (``path`` preprocessed,
-    coordinates under ``coord_name``); ``preprocess(file)`` runs the same
-    preprocessor, with the same flags, on another file. Returns how many
-    constants were marked.
+        plan = MacroPlan(source, preprocessed, name)   # what to ask (no preprocessor yet)
+        plan.start(path, start)                        # start(file) starts the preprocessor
+        ...                                            # parse ``preprocessed`` meanwhile
+        count = plan.finish(ast)                       # the answer, the marks
+
+    ``start(file)`` returns an object whose ``result()`` is the text the
+    preprocessor gives for ``file`` (and raises where it fails: no mark).
+    :attr:`answer` is that text once :meth:`finish` has it ("" where none
+    was asked). :meth:`close` stops a run whose answer is not wanted.
     """
-    lines = _main_file_lines(preprocessed, coord_name)
-    original = [t for t in tokenize(source) if t.kind not in ("comment", "directive")]
-    by_line: dict[int, int] = {}
-    for k, t in enumerate(original):
-        by_line.setdefault(t.line, k)
-    expanded = {n: {t.value for t in _code_tokens(text)} for n, text in lines.items()}
-    # identifiers the preprocessor replaced somewhere: the only ones worth asking about
-    candidates = {t.value for t in original if t.kind == "ident"
-                  and t.line in expanded and t.value not in expanded[t.line]}
-    if not candidates:
-        return 0
-    probes = _Probes(original, candidates)
-    probes.plan()
-    if not probes.texts:
-        return 0
-    probes.run(path, preprocess)
-    tags: dict[tuple[int, int], tuple[str, str]] = {}
-    for n, text in lines.items():
-        if n in by_line:
-            tags.update(probes.align(by_line[n], n, list(_code_tokens(text)), text))
-    count = 0
-    for node in _walk(ast):
-        c = node.coord
-        if isinstance(node, c_ast.Constant) and c is not None and c.file == coord_name:
-            tag = tags.get((c.line, c.column or 0))
-            if tag is not None and tag[1] == node.value:
-                node.coord = MacroCoord(c.file, c.line, c.column, tag[0], tag[1])
-                count += 1
-    return count
+
+    def __init__(self, source: str, preprocessed: str, coord_name: str):
+        self.coord_name = coord_name
+        self.answer = ""
+        self._tmp: Path | None = None
+        self._pending: object | None = None
+        self.lines = _main_file_lines(preprocessed, coord_name)
+        original = [t for t in tokenize(source) if t.kind not in ("comment", "directive")]
+        self.by_line: dict[int, int] = {}
+        for k, t in enumerate(original):
+            self.by_line.setdefault(t.line, k)
+        expanded = {n: {t.value for t in _code_tokens(text)} for n, text in self.lines.items()}
+        # identifiers the preprocessor replaced somewhere: the only ones worth asking about
+        candidates = {t.value for t in original if t.kind == "ident"
+                      and t.line in expanded and t.value not in expanded[t.line]}
+        self.probes: _Probes | None = None
+        if candidates:
+            probes = _Probes(original, candidates)
+            probes.plan()
+            if probes.texts:
+                self.probes = probes
+
+    def start(self, path: Path, start: Callable[[Path], object]) -> None:
+        """Start the preprocessor on the probe: each text to ask, expanded after the whole file."""
+        if self.probes is None:
+            return
+        self._tmp = Path(tempfile.mkdtemp(prefix="passman-macros-"))
+        probe = self._tmp / "probe.c"
+        lines = [f'#include "{path.resolve()}"']
+        lines += [_PROBE.format(i) + " " + text for i, text in enumerate(self.probes.texts)]
+        probe.write_text("\n".join(lines) + "\n")
+        try:
+            self._pending = start(probe)
+        except Exception:  # noqa: BLE001 - any failure only means no constant is marked
+            self._pending = None
+
+    def finish(self, ast: c_ast.FileAST) -> int:
+        """Wait for the preprocessor's answer and mark the constants of ``ast``; how many were marked."""
+        if self.probes is None:
+            return 0
+        try:
+            self.answer = self._pending.result() if self._pending is not None else ""  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - any failure only means no constant is marked
+            self.answer = ""
+        finally:
+            self.close()
+        probes = self.probes
+        probes.read(self.answer)
+        tags: dict[tuple[int, int], tuple[str, str]] = {}
+        for n, text in self.lines.items():
+            if n in self.by_line:
+                tags.update(probes.align(self.by_line[n], n, list(_code_tokens(text)), text))
+        count = 0
+        for node in _walk(ast):
+            c = node.coord
+            if isinstance(node, c_ast.Constant) and c is not None and c.file == self.coord_name:
+                tag = tags.get((c.line, c.column or 0))
+                if tag is not None and tag[1] == node.value:
+                    node.coord = MacroCoord(c.file, c.line, c.column, tag[0], tag[1])
+                    count += 1
+        return count
+
+    def close(self) -> None:
+        """Stop the preprocessor if it still runs, and remove the probe."""
+        pending, self._pending = self._pending, None
+        if pending is not None and hasattr(pending, "close"):
+            pending.close()
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
 
 
 def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
@@ -197,20 +243,8 @@ class _Probes:
                     for a in args:
                         self._ask(a)
 
-    def run(self, path: Path, preprocess: Callable[[Path], str]) -> None:
-        """Ask the preprocessor: each text expanded after the whole file."""
-        tmp = Path(tempfile.mkdtemp(prefix="passman-macros-"))
-        try:
-            probe = tmp / "probe.c"
-            lines = [f'#include "{path.resolve()}"']
-            lines += [_PROBE.format(i) + " " + text for i, text in enumerate(self.texts)]
-            probe.write_text("\n".join(lines) + "\n")
-            try:
-                out = preprocess(probe)
-            except Exception:  # noqa: BLE001 - any failure only means no constant is marked
-                out = ""
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+    def read(self, out: str) -> None:
+        """Take the preprocessor's answers from its output for the probe (:meth:`MacroPlan.start`)."""
         self.answers = [None] * len(self.texts)
         for text in out.split("\n"):
             m = _PROBE_LINE.match(text)

@@ -220,3 +220,27 @@ def test_the_hidden_declarations_are_not_printed(write_c):
     assert "extern const int" not in ws.compilation_units[0].code
     assert "extern const int" not in ws.compilation_units[0].printed
     assert Path(src).read_text() == PARAMETRIC
+
+
+def test_the_macro_probe_runs_beside_the_parse_and_leaves_nothing_when_the_parse_fails(write_c, tmp_path,
+                                                                                       monkeypatch):
+    """The preprocessor's run that finds macro-named constants starts before the parse: where the file
+    does not parse, the error is the parser's, and the probe's folder is gone; where it parses, the
+    constants are marked as before."""
+    import tempfile
+
+    from passman import InvalidInput
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    bad = write_c("#define N 100\nint a[N];\nint f(void) { return a[N - 1] +; }\n", name="bad.c")
+    with pytest.raises(InvalidInput, match=r"bad\.c:3:"):
+        Workspace(bad)
+    assert not list(scratch.iterdir())
+    good = write_c("#define N 100\nint a[N];\nint f(void) { return a[N - 1]; }\n", name="good.c")
+    ws = Workspace(good)
+    marks = [n.coord.macro for n in walk(ws.compilation_units[0].ast)
+             if isinstance(n, c_ast.Constant) and isinstance(n.coord, MacroCoord)]
+    assert marks == ["N", "N"]
+    assert not list(scratch.iterdir())
