@@ -134,33 +134,28 @@ def compute_schedule(
 def start_schedule(scop: Scop, rel: isl.UnionMap, fusion: str) -> Child:
     """isl's scheduler at work on the part with fusion policy ``fusion``, in a child process.
 
-    The shared isl context's scheduler options are set for the child (it
-    inherits them) and restored at once. :func:`finish_schedule` takes the answer.
+    The child sets the shared isl context's scheduler options and builds the
+    constraints (its own copies: the parent's are untouched, and forks at
+    once). :func:`finish_schedule` takes the answer.
     """
     if fusion not in _FUSION_OPTIONS:
         raise PassFailed(
             f"{scop.where}: unknown fusion policy {fusion!r} (one of {', '.join(FUSIONS)})"
         )
-    c = ctx()
-    wanted = _FUSION_OPTIONS[fusion]
-    saved = {name: getattr(c, f"get_schedule_{name}")() for name in wanted}
-    try:
-        for name, value in wanted.items():
+
+    # isl's scheduler can take minutes on some parts (constant-size boxes of 3-D stencils):
+    # bound its work and its time, and refuse rather than hang
+    def compute() -> str:
+        c = ctx()
+        for name, value in _FUSION_OPTIONS[fusion].items():
             getattr(c, f"set_schedule_{name}")(value)
         sc = isl.ScheduleConstraints.on_domain(scop.domain()).set_context(scop.context)
         if not rel.is_empty():
             sc = sc.set_validity(rel).set_proximity(rel).set_coincidence(rel)
+        with operation_budget(MAX_OPERATIONS):
+            return sc.compute_schedule().to_str()
 
-        # isl's scheduler can take minutes on some parts (constant-size boxes of 3-D stencils):
-        # bound its work and its time, and refuse rather than hang
-        def compute() -> str:
-            with operation_budget(MAX_OPERATIONS):
-                return sc.compute_schedule().to_str()
-
-        return Child(compute, "isl's scheduler")
-    finally:
-        for name, value in saved.items():
-            getattr(c, f"set_schedule_{name}")(value)
+    return Child(compute, "isl's scheduler")
 
 
 def finish_schedule(child: Child, scop: Scop, fusion: str, until: float, seconds: float) -> str:
