@@ -30,12 +30,14 @@ The global options go before or after the command.
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import logging
 import os
 import shlex
 import sys
 import tempfile
+import threading
 import traceback
 import warnings
 from typing import Any
@@ -548,5 +550,26 @@ def _one_line(msg: str) -> str:
     return " ".join(msg.splitlines())
 
 
+def run() -> None:
+    """The ``passman`` command: :func:`main`, then exit without tearing the interpreter down.
+
+    Once a command is done (its outputs written atomically, its builds and
+    runs finished), freeing every object one by one took 70-120 ms, a fifth
+    of a typical ``passman run``: the exit handlers run, the output is
+    flushed, and the process ends. Where a thread still runs (a library's),
+    the interpreter exits as usual.
+    """
+    code = main()
+    if threading.active_count() > 1:
+        sys.exit(code)
+    atexit._run_exitfuncs()  # temporary folders, children to reap, logging's handlers
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe: what Python's own exit would have met
+        code = code or 120
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

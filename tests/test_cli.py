@@ -168,3 +168,26 @@ def test_show_annotates_with_a_resource(hello, capsys):
     assert main(["show", str(hello), "--resource", "callgraph"]) == 0
     out = capsys.readouterr().out
     assert "// callers: (none)" in out and "// loop l" in out
+
+
+def test_the_command_exits_at_once_with_its_output_whole_and_its_exit_handlers_run(tmp_path, hello):
+    """``passman`` (``passman.cli:run``) ends the process once the command is done, without tearing the
+    interpreter down: what it printed to a pipe is all there, the exit handlers (a recipe's, here) ran,
+    and the exit status is the command's."""
+    marker = tmp_path / "exit-handler-ran"
+    recipe = tmp_path / "loud.py"
+    recipe.write_text(
+        "import atexit\n"
+        f"atexit.register(lambda: open({str(marker)!r}, 'w').write('ran'))\n"
+        "def main(ws):\n"
+        "    for k in range(20000):\n"
+        "        print('line', k)\n"
+    )
+    cmd = [sys.executable, "-c", "from passman.cli import run; run()"]
+    proc = subprocess.run([*cmd, "run", str(recipe), str(hello)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:1] == ["line 0"] and "line 19999" in lines
+    assert marker.read_text() == "ran"
+    bad = subprocess.run([*cmd, "run", str(recipe), str(tmp_path / "missing.c")], capture_output=True, text=True)
+    assert bad.returncode == 1 and "no such file" in bad.stderr
