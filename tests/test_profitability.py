@@ -551,6 +551,28 @@ def test_region_runs_keeps_a_failure_only_below_the_work_it_had_counted(write_c,
     assert counted and early is not None and early[1] >= 1000
 
 
+
+@pytest.mark.parametrize("header", ["int i = -2; i < 29; i += 3", "int i = 27; i > -4; i -= 2", "int i = 0; i < 40; i++"])
+@pytest.mark.parametrize("cond", ["i >= 1", "i < t + 2 && !(i == 2 * t)", "7 <= i || i != t", "i > 12 && i <= 12"])
+def test_a_loop_whose_index_only_chooses_branches_is_counted_by_stretches(write_c, header, cond):
+    """isl's guards (``if (c2 >= 1)`` around a tile's row) made the counter run every iteration; the
+    index deciding only comparisons, the count of one iteration per stretch of equal decisions gives
+    what running every iteration gives, for far less of the budget."""
+    from passman.passes.parallel import work_count
+
+    src = (f"void f(double a[100])\n{{\n    for (int t = 0; t < 6; t++)\n        for ({header}) {{\n"
+           f"            if ({cond}) {{ for (int j = 0; j < t + 3; j++) a[j] = 1; if (i != 5) a[0] = 2; }}\n"
+           f"            else a[1] = 3;\n        }}\n}}\n")
+    ws = Workspace(write_c(src))
+    outer, target = ws["f"].all_loops[0].node, ws["f"].all_loops[1].node
+    by_stretch = work_count._Counter(ws["f"], target)
+    got = (by_stretch.count(outer, {}), by_stretch.openings, by_stretch.inside)
+    every = work_count._Counter(ws["f"], target)
+    every.splits = {id(target): None}  # no stretches: every iteration is run
+    assert got == (every.count(outer, {}), every.openings, every.inside)
+    assert work_count.BUDGET - by_stretch.budget < (work_count.BUDGET - every.budget) / 2
+
+
 # -------------------------------------------------- the whole program's work, an upper bound
 
 TRIANGLES = """

@@ -109,6 +109,7 @@ class _Counter:
         self.facts: dict[int, tuple[set[str], bool, bool]] = {}  # loop -> control names, writes, target inside
         self.calls: dict[int, bool] = {}
         self.bounds: dict[int, tuple] = {}  # loop -> (its condition as (op, bound), or None)
+        self.splits: dict[int, list[c_ast.Node] | None] = {}  # loop -> :func:`_split_bounds`
         self.openings = 0
         self.inside = 0  # statement executions inside the target's runs
 
@@ -177,6 +178,11 @@ class _Counter:
             if self.limit and self.inside >= self.limit:
                 raise Enough
             return self._over(trips * (body + 1))
+        splits = self.splits.get(id(loop), False)
+        if splits is False:
+            splits = self.splits[id(loop)] = _split_bounds(loop.stmt, index)
+        if splits is not None:  # the index only chooses branches: count each stretch of equal choices once
+            return self._stretches(loop, index, value, step, inner, splits)
         total = 0
         while True:
             inner[index] = value
@@ -185,6 +191,33 @@ class _Counter:
             self._spend()
             total = self._over(total + self.count(loop.stmt, inner) + 1)
             value += step
+
+    def _stretches(self, loop: c_ast.For, index: str, value: int, step: int, env: dict[str, int],
+                   bounds: list[c_ast.Node]) -> int:
+        """The loop's work where its index only decides comparisons ``index op b`` (``bounds``: the
+        ``b``): every ``index >= p`` for ``p`` in ``b`` and ``b + 1`` is the same along a stretch of
+        iterations, and so is every such comparison, hence the body's count: one count per stretch."""
+        trips = self._trips(loop, index, value, step, env)
+        cuts = {0, trips}
+        for b in bounds:
+            v = evaluate(b, env)
+            for p in (v, v + 1):  # where "index >= p" turns (true from there on, or false with step < 0)
+                k = -((value - p) // step) if step > 0 else -((value - p + 1) // step)
+                if 0 < k < trips:
+                    cuts.add(k)
+        total = 0
+        points = sorted(cuts)
+        for k0, k1 in zip(points, points[1:]):
+            self._spend()
+            env[index] = value + k0 * step
+            openings, inside = self.openings, self.inside
+            body = self.count(loop.stmt, env)
+            self.openings += (k1 - k0 - 1) * (self.openings - openings)
+            self.inside += (k1 - k0 - 1) * (self.inside - inside)
+            if self.limit and self.inside >= self.limit:
+                raise Enough
+            total = self._over(total + (k1 - k0) * (body + 1))
+        return total
 
     def _over(self, work: int) -> int:
         # with a target, what counts is the work inside its runs (``inside``, checked as it grows):
@@ -265,6 +298,41 @@ def _direct_trips(form: tuple[str, c_ast.Node], value: int, step: int, env: dict
     if n > 1 << 40:
         raise Unknown
     return n
+
+
+def _split_bounds(body: c_ast.Node, index: str) -> list[c_ast.Node] | None:
+    """The ``b`` of the comparisons ``index op b`` (``b`` free of ``index``) through which alone the
+    control of ``body`` reads ``index``: ``if`` conditions made of such comparisons with ``&&``, ``||``
+    and ``!``, outside the loops of ``body``, which do not read it. None otherwise."""
+    bounds: list[c_ast.Node] = []
+    for n in walk(body):
+        if isinstance(n, c_ast.For):
+            if index in control_names(n):
+                return None
+        elif isinstance(n, c_ast.If) and not _comparisons(n.cond, index, bounds):
+            return None
+    return bounds
+
+
+def _reads(e: c_ast.Node, name: str) -> bool:
+    return any(isinstance(x, c_ast.ID) and x.name == name for x in walk(e))
+
+
+def _comparisons(e: c_ast.Node, index: str, bounds: list[c_ast.Node]) -> bool:
+    """Whether ``e`` reads ``index`` only in comparisons ``index op b``; their ``b`` go to ``bounds``."""
+    if not _reads(e, index):
+        return True
+    match e:
+        case c_ast.BinaryOp(op="&&" | "||"):
+            return _comparisons(e.left, index, bounds) and _comparisons(e.right, index, bounds)
+        case c_ast.UnaryOp(op="!"):
+            return _comparisons(e.expr, index, bounds)
+        case c_ast.BinaryOp(op="<" | "<=" | ">" | ">=" | "==" | "!="):
+            for mine, other in ((e.left, e.right), (e.right, e.left)):
+                if isinstance(mine, c_ast.ID) and mine.name == index and not _reads(other, index):
+                    bounds.append(other)
+                    return True
+    return False
 
 
 def control_names(body: c_ast.Node) -> set[str]:
