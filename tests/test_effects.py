@@ -394,3 +394,24 @@ def test_corpus_effects_complete_and_sane(files):
             assert all(e.action in ("read", "write") and e.approx in ("must", "may") for e in effects)
         assert cum.of(m.ast.body) is not None and proper is not None
     _loop_bodies_written_vars_are_in_cumulated_effects(ws)
+
+
+def test_file_scope_follows_the_declarations_it_was_asked_about(write_c):
+    """file_scope keeps its answer for the same declarations: a declaration added, renamed or given
+    another type is seen at once, and the caller's copy is its own."""
+    from pycparser import c_ast
+
+    ws = Workspace(write_c("enum color { RED, GREEN };\nint n;\nvoid f(void) { n = RED; }\n"))
+    ext = ws["f"].cu.ast.ext
+    first = file_scope(ext)
+    assert {"RED", "GREEN", "n", "f"} <= set(first)
+    first["mine"] = None
+    assert "mine" not in file_scope(ext)
+    decl = next(d for d in ext if isinstance(d, c_ast.Decl) and d.name == "n")
+    decl.name = "m"
+    assert "m" in file_scope(ext) and "n" not in file_scope(ext)
+    enum = c_ast.Enum("shade", c_ast.EnumeratorList([c_ast.Enumerator("DARK", None)]))
+    ext.append(c_ast.Decl(None, [], [], [], [], enum, None, None))
+    assert "DARK" in file_scope(ext)
+    decl.type = c_ast.TypeDecl("m", [], None, c_ast.Enum("other", c_ast.EnumeratorList([c_ast.Enumerator("LIGHT", None)])))
+    assert "LIGHT" in file_scope(ext)
