@@ -415,3 +415,21 @@ def test_file_scope_follows_the_declarations_it_was_asked_about(write_c):
     assert "DARK" in file_scope(ext)
     decl.type = c_ast.TypeDecl("m", [], None, c_ast.Enum("other", c_ast.EnumeratorList([c_ast.Enumerator("LIGHT", None)])))
     assert "LIGHT" in file_scope(ext)
+
+
+def test_type_environments_follow_the_top_level_declarations(write_c):
+    """TypeEnv keeps a unit's typedefs and tags for the same top-level nodes: a typedef added or a
+    declaration given another type is seen by the next environment."""
+    from passman.passes.cfacts.types import TypeEnv
+    from pycparser import c_ast
+
+    ws = Workspace(write_c("typedef double real;\nstruct p { real x; };\nvoid f(void) { }\n"))
+    ext = ws["f"].cu.ast.ext
+    env = TypeEnv(resolve_names(ws["f"].ast, {}), ext, ws["f"].ast)
+    assert "real" in env.typedefs and "p" in env.tags and "whole" not in env.typedefs
+    ext.append(c_ast.Typedef("whole", [], ["typedef"], c_ast.TypeDecl("whole", [], None, c_ast.IdentifierType(["long"]))))
+    assert "whole" in TypeEnv(resolve_names(ws["f"].ast, {}), ext).typedefs
+    holder = next(d for d in ext if isinstance(d, c_ast.Decl) and isinstance(d.type, c_ast.Struct))
+    holder.type = c_ast.Struct("q", [c_ast.Decl("y", [], [], [], [], c_ast.TypeDecl("y", [], None, c_ast.IdentifierType(["int"])), None, None)])
+    tags = TypeEnv(resolve_names(ws["f"].ast, {}), ext).tags
+    assert "q" in tags and "p" not in tags

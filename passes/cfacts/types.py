@@ -25,6 +25,36 @@ def typedefs(*roots: Iterable[c_ast.Node] | c_ast.Node) -> dict[str, c_ast.Typed
 
 
 
+def _declared_types(roots: list, typedefs: dict[str, c_ast.Typedef], tags: dict[str, c_ast.Node]) -> None:
+    """Add the typedefs and struct or union definitions of ``roots`` (:func:`~.names.declaring_nodes`)."""
+    for n in declaring_nodes(roots):
+        if isinstance(n, c_ast.Typedef):
+            typedefs[n.name] = n
+        elif isinstance(n, (c_ast.Struct, c_ast.Union)) and n.name and n.decls is not None:
+            tags[n.name] = n
+
+
+def _top_level_types(ext: list[c_ast.Node]) -> tuple[dict[str, c_ast.Typedef], dict[str, c_ast.Node]]:
+    """The typedefs and tags of a list of top-level nodes, kept for the same nodes (and, for each, the
+    same name and type node) in :data:`_TOP_LEVEL`: a unit's headers are walked once, not at each
+    :class:`TypeEnv` (1,500 of them on the corpus's recipe)."""
+    key = [(n, getattr(n, "name", None), getattr(n.decl if isinstance(n, c_ast.FuncDef) else n, "type", None))
+           for n in ext]
+    for kept, answer in _TOP_LEVEL:
+        if len(kept) == len(key) and all(a[0] is b[0] and a[1] == b[1] and a[2] is b[2] for a, b in zip(kept, key)):
+            return answer
+    typedefs: dict[str, c_ast.Typedef] = {}
+    tags: dict[str, c_ast.Node] = {}
+    _declared_types([ext], typedefs, tags)
+    _TOP_LEVEL.insert(0, (key, (typedefs, tags)))
+    del _TOP_LEVEL[8:]
+    return typedefs, tags
+
+
+#: the last answers of :func:`_top_level_types`
+_TOP_LEVEL: list[tuple[list[tuple], tuple[dict, dict]]] = []
+
+
 class TypeEnv:
     """Declared types of variables and expressions, from the declarations in scope.
 
@@ -38,11 +68,13 @@ class TypeEnv:
         self.table = table
         self.typedefs: dict[str, c_ast.Typedef] = {}
         self.tags: dict[str, c_ast.Node] = {}
-        for n in declaring_nodes(roots):
-            if isinstance(n, c_ast.Typedef):
-                self.typedefs[n.name] = n
-            elif isinstance(n, (c_ast.Struct, c_ast.Union)) and n.name and n.decls is not None:
-                self.tags[n.name] = n
+        for root in roots:
+            if isinstance(root, c_ast.Node):
+                _declared_types([root], self.typedefs, self.tags)
+            else:
+                typedefs, tags = _top_level_types(list(root))
+                self.typedefs.update(typedefs)
+                self.tags.update(tags)
 
     def unalias(self, t: c_ast.Node | None) -> c_ast.Node | None:
         """``t`` with typedef names replaced by what they name (outermost level only)."""
