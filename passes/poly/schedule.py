@@ -59,7 +59,6 @@ from .schedule_check import (
 )
 from .scop import Scop
 from .tile_band import TilingOptions, TreeReport, optimize_tree
-from .time_tiling import tile_part
 from .time_tiling_choice import (
     TimeTiling,
     TimeTilingMode,
@@ -369,6 +368,8 @@ def _reschedule(
 
                 trapezoid_part(module, part, part_deps)
             else:
+                from .time_tiling import tile_part
+
                 tile_part(module, part, part_deps, time_tiling.shape, time_tiling.schedule,
                           pragma=options.pragma)  # fmt: skip
             return None

@@ -93,7 +93,7 @@ from .codegen import generate, identity_schedule, replace_part, schedule_nodes
 from .dependences import Dependence, Dependences
 from .footprint import fix_parameters, known_parameters
 from .hyperplanes import Row, RowShape, find_row, violated
-from .schedule_check import check_schedule, parse_sizes, part_problem, validity
+from .schedule_check import check_schedule, parse_sizes, validity
 from .scop import Scop
 from .split_tiling import split_tile_nodes
 from .tile_band import SIMD, carries
@@ -105,6 +105,7 @@ from .tile_graph import (
     reduce_deltas,
 )
 from .tile_model import Caches, array_extents, choose_sizes, machine_caches
+from .time_tiling_choice import time_loop_problem
 
 #: type of ``time_tile``'s property ``shape`` (any other value is refused when set)
 Shape = Literal["auto", "diamond", "skewed", "split", "hybrid", "balanced"]
@@ -118,27 +119,6 @@ CODEGEN_SECONDS = 8.0
 
 
 # ------------------------------------------------------------------------ the part
-
-
-def time_loop_problem(part: Scop, deps: Sequence[Dependence]) -> str | None:
-    """Why ``part`` is not a time-iterated stencil (None: it is one).
-
-    Every statement sits in the part's outer loop (time) and in at least
-    one loop inside it (space), and the time loop carries a dependence.
-    """
-    why = part_problem(part)
-    if why is not None:
-        return why
-    outer = {id(s.loops[0].node) for s in part.statements if s.loops}
-    if len(outer) != 1 or any(not s.loops for s in part.statements):
-        return f"{part.where}: not a time loop: the part's statements are not all in one outer loop"
-    time = part.statements[0].loops[0]
-    flat = [s for s in part.statements if s.depth < 2]
-    if flat:
-        return f"{where(flat[0].node)}: not a stencil: a statement of loop {time.var} is in no loop inside it"
-    if not any(d.level == 1 and not d.relation.is_empty() for d in deps):
-        return f"{part.where}: loop {time.var} carries no dependence: not a time loop (parallel as it is)"
-    return None
 
 
 def _shapes(depth: int, shape: str) -> list[RowShape]:

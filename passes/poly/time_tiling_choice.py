@@ -38,11 +38,34 @@ from typing import Literal, get_args
 
 from passman import Module
 
+from ..cfacts.names import where
 from ..cfacts.sideeffects import variables
 from .dependences import Dependence, Dependences
 from .footprint import box_size, cache_budget, data_footprint, known_parameters
+from .schedule_check import part_problem
 from .scop import Scop, ScopLoop
-from .time_tiling import time_loop_problem
+
+
+def time_loop_problem(part: Scop, deps: Sequence[Dependence]) -> str | None:
+    """Why ``part`` is not a time-iterated stencil (None: it is one).
+
+    Every statement sits in the part's outer loop (time) and in at least
+    one loop inside it (space), and the time loop carries a dependence.
+    """
+    why = part_problem(part)
+    if why is not None:
+        return why
+    outer = {id(s.loops[0].node) for s in part.statements if s.loops}
+    if len(outer) != 1 or any(not s.loops for s in part.statements):
+        return f"{part.where}: not a time loop: the part's statements are not all in one outer loop"
+    time = part.statements[0].loops[0]
+    flat = [s for s in part.statements if s.depth < 2]
+    if flat:
+        return f"{where(flat[0].node)}: not a stencil: a statement of loop {time.var} is in no loop inside it"
+    if not any(d.level == 1 and not d.relation.is_empty() for d in deps):
+        return f"{part.where}: loop {time.var} carries no dependence: not a time loop (parallel as it is)"
+    return None
+
 
 #: type of ``auto_schedule``'s property ``time_tiling`` (any other value is refused when set)
 TimeTilingMode = Literal["auto", "off", "diamond", "skewed", "split", "hybrid", "balanced", "trapezoid"]
