@@ -480,6 +480,21 @@ void f(double a[200][200])
 """
 
 
+def _count_the_counts(monkeypatch) -> list:
+    """The counts region_runs makes from now on (one item each), by a stand-in for its counter."""
+    from passman.passes.parallel import work_count
+
+    counted = []
+
+    class Counting(work_count._Counter):
+        def __init__(self, *args, **kwargs):
+            counted.append(args)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(work_count, "_Counter", Counting)
+    return counted
+
+
 def test_region_runs_answers_a_question_of_the_same_shape_from_the_one_it_counted(write_c, monkeypatch):
     """A count is kept by the shape of the question (the nest less its pragmas and labels, the target's
     place in it): a copy of the nest, with a pragma and a label, is answered without counting again,
@@ -500,15 +515,8 @@ def test_region_runs_answers_a_question_of_the_same_shape_from_the_one_it_counte
     labelled.name = "l9"
     inner = labelled.stmt
     copy.stmt.block_items.insert(0, c_ast.Pragma("omp parallel for"))
-    counted = []
     real = work_count._Counter
-
-    class Counting(real):
-        def __init__(self, *args, **kwargs):
-            counted.append(args)
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(work_count, "_Counter", Counting)
+    counted = _count_the_counts(monkeypatch)
     assert region_runs(copy, labelled, ws["f"]) == exact
     assert region_runs(copy, inner, ws["f"], limit=exact[1] + 1) == exact
     assert not counted
@@ -535,15 +543,7 @@ def test_region_runs_keeps_a_failure_only_below_the_work_it_had_counted(write_c,
     outer, target = ws["f"].all_loops[0].node, ws["f"].all_loops[1].node
     monkeypatch.setattr(work_count, "BUDGET", 500)
     assert region_runs(outer, target, ws["f"]) is None
-    counted = []
-    real = work_count._Counter
-
-    class Counting(real):
-        def __init__(self, *args, **kwargs):
-            counted.append(args)
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(work_count, "_Counter", Counting)
+    counted = _count_the_counts(monkeypatch)
     assert region_runs(outer, target, ws["f"]) is None
     assert region_runs(outer, target, ws["f"], limit=10**12) is None
     assert not counted
