@@ -805,3 +805,37 @@ def test_the_program_rule_works_on_a_workspace_shared_with_a_clone(write_c):
     assert "#pragma omp parallel" not in clone["mv"].code and "#pragma omp parallel" in ws["mv"].code
     ws.sequential_program(program_work=-1)
     assert "#pragma omp parallel" not in ws["mv"].code
+
+
+def test_weighing_a_function_resolves_its_names_once_and_never_keeps_them(write_c, monkeypatch):
+    """region_decisions weighs every parallel loop of a function with one resolution of its names and
+    types (it was one per loop weighed); a later weighing, after the code changed, resolves again."""
+    from passman.passes.parallel import profitability as model
+    from passman.passes.parallel.profitability import region_decisions
+
+    ws = Workspace(write_c("""
+void f(int n, int m, double a[n][m], double b[n])
+{
+    #pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++)
+            a[i][j] = 0.0;
+    #pragma omp parallel for
+    for (int i = 0; i < n; i++)
+        b[i] = 1.0;
+}
+"""))
+    resolved = []
+    real = model.current_scope
+
+    def counting(module):
+        resolved.append(module.name)
+        return real(module)
+
+    monkeypatch.setattr(model, "current_scope", counting)
+    first = region_decisions(ws["f"], 2000, 2000)
+    assert len(first) == 2 and all(pays.condition for _, pays in first)  # parametric: an if clause each
+    assert resolved == ["f"]
+    ws["f"].code = ws["f"].code.replace("b[i] = 1.0;", "b[i] = 2.0;")
+    region_decisions(ws["f"], 2000, 2000)
+    assert resolved == ["f", "f"]

@@ -51,6 +51,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_parser
@@ -59,7 +60,7 @@ from passman import Loop, Module, PassFailed, analysis, register_property, trans
 from passman.astutil import parent_map, walk
 from passman.printer import to_c
 
-from ..analysis.effect_model import current_scope
+from ..analysis.effect_model import FunctionScope, current_scope
 from ..cfacts.control import user_labels
 from ..cfacts.folding import int_value, simplify
 from ..cfacts.loops import for_init
@@ -195,13 +196,35 @@ def _symbolic(stmt: c_ast.Node | None, module: Module) -> c_ast.Node | None:
     return _const(1)
 
 
+#: while the model weighs loops without changing the code (:func:`_weighing`): each function's names
+#: and types, resolved once (by ``id`` of its definition) instead of once per loop
+_SCOPES: dict[int, FunctionScope] | None = None
+
+
+@contextmanager
+def _weighing() -> Iterator[None]:
+    """While the code does not change: :func:`_integer_bounds` resolves a function's names once."""
+    global _SCOPES
+    outer = _SCOPES
+    if outer is None:
+        _SCOPES = {}
+    try:
+        yield
+    finally:
+        _SCOPES = outer
+
+
 def _integer_bounds(loop: c_ast.For, module: Module) -> bool:
     """Whether the operands of the loop's condition and its initial value have integer types.
 
     The trip count becomes C code (an ``if`` clause): ``i < A`` with an array
     ``A`` (invalid C that gcc only warns about) must not give ``(long)A * 2``.
     """
-    scope = current_scope(module)
+    scope = _SCOPES.get(id(module.ast)) if _SCOPES is not None else None
+    if scope is None or scope.func is not module.ast:
+        scope = current_scope(module)
+        if _SCOPES is not None:
+            _SCOPES[id(module.ast)] = scope
     table, env = scope.names, scope.types
     start = for_init(loop, table)
     if start is None or not isinstance(loop.cond, c_ast.BinaryOp):
@@ -574,6 +597,13 @@ def profitability(
     does not count among the sequential loops that would open ``loop``'s
     region repeatedly.
     """
+    with _weighing():
+        return _profitability(loop, min_work, region_work, parallel)
+
+
+def _profitability(
+    loop: Loop, min_work: int, region_work: int, parallel: Callable[[c_ast.Node], bool]
+) -> Profitability:
     threads = user_threads(loop.module)
     if threads is not None:
         return Profitability(False, "", f"{loop.module.name} is run {threads}: a parallel region here "
@@ -661,6 +691,11 @@ def _omp_parallel_for(loop: Loop) -> c_ast.Pragma | None:
 
 def region_decisions(module: Module, min_work: int, region_work: int) -> list[tuple[Loop, Profitability]]:
     """The model's decision for each ``#pragma omp parallel for`` loop of ``module`` that has no ``if`` clause."""
+    with _weighing():
+        return _region_decisions(module, min_work, region_work)
+
+
+def _region_decisions(module: Module, min_work: int, region_work: int) -> list[tuple[Loop, Profitability]]:
     out = []
     for loop in module.all_loops:
         pragma = _omp_parallel_for(loop)
