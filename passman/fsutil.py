@@ -20,14 +20,14 @@ recognise (and to ignore) should a process be killed with ``SIGKILL``.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import errno
+import functools
 import os
 import secrets
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "MARKER_NAME",
@@ -220,6 +220,27 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
+@functools.cache
+def _renameat2() -> Any:
+    """libc's ``renameat2``, None where there is none: first among the symbols the process has loaded
+    (no search; ``ctypes.util.find_library`` runs ``ldconfig``, 5 ms of every output written), then
+    in the C library it finds."""
+    import ctypes.util
+
+    for name in (None, "c"):
+        try:
+            path = name if name is None else ctypes.util.find_library(name)
+            if name is not None and path is None:
+                continue
+            renameat2 = ctypes.CDLL(path, use_errno=True).renameat2
+        except (OSError, AttributeError):
+            continue
+        renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+        renameat2.restype = ctypes.c_int
+        return renameat2
+    return None
+
+
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap the paths *a* and *b* (Linux ``renameat2(RENAME_EXCHANGE)``).
 
@@ -227,19 +248,11 @@ def _exchange(a: Path, b: Path) -> bool:
     by the file system, so that the caller can fall back to two renames.
     Other errors are raised as :class:`OSError`.
     """
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        renameat2 = libc.renameat2
-    except (OSError, AttributeError):
+    import ctypes
+
+    renameat2 = _renameat2()
+    if renameat2 is None:
         return False
-    renameat2.argtypes = [
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_int,
-        ctypes.c_char_p,
-        ctypes.c_uint,
-    ]
-    renameat2.restype = ctypes.c_int
     rc = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
     if rc == 0:
         return True

@@ -6,6 +6,7 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import textwrap
 import time
 from pathlib import Path
@@ -665,3 +666,15 @@ def test_atomic_directory_without_rename_exchange(
             (tmp / "three").write_text("3")
     assert sorted(p.name for p in dest.iterdir()) == sorted([MARKER_NAME, "two"])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="renameat2 is Linux's")
+def test_rename_exchange_swaps_two_paths_with_the_loaded_libc(tmp_path: Path) -> None:
+    """renameat2 is taken from the symbols the process has loaded (no ldconfig run): it swaps a folder
+    and a file in one step."""
+    folder = tmp_path / "a"
+    folder.mkdir()
+    (folder / "inside").write_text("x")
+    file = write(tmp_path / "b", "b")
+    assert fsutil._exchange(folder, file)
+    assert (tmp_path / "a").read_text() == "b" and (tmp_path / "b" / "inside").read_text() == "x"
