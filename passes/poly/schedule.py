@@ -306,7 +306,7 @@ def schedule_part(
     best: tuple[isl.Schedule, TreeReport] | None = None
     failure: PassFailed | None = None
     first = None  # when the first schedule came
-    found: set[str] = set()  # the schedules' texts
+    found: set[str] = set()  # the texts of the schedules weighed
     try:
         for policy, child in children:
             until = start + seconds
@@ -316,14 +316,14 @@ def schedule_part(
                 if isinstance(child, PassFailed):
                     raise child
                 text = finish_schedule(child, scop, policy, until, seconds)
+                if text in found:  # an earlier policy's schedule, weighed already: the same tiles, the same score
+                    continue
+                got = optimize_tree(scop, isl.Schedule.read_from_str(ctx(), text), rel, options)
             except PassFailed as err:  # isl found nothing with this policy: the others may
                 failure = failure or err
                 continue
             first = time.monotonic() if first is None else first
-            if text in found:  # the same schedule as an earlier policy's: the same tiles, the same score
-                continue
             found.add(text)
-            got = optimize_tree(scop, isl.Schedule.read_from_str(ctx(), text), rel, options)
             if best is None or got[1].score() > best[1].score():
                 best = got
     finally:
