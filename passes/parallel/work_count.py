@@ -171,13 +171,7 @@ class _Counter:
             if trips == 0:
                 return 0
             inner[index] = value
-            openings, inside = self.openings, self.inside
-            body = self.count(loop.stmt, inner)
-            self.openings += (trips - 1) * (self.openings - openings)
-            self.inside += (trips - 1) * (self.inside - inside)
-            if self.limit and self.inside >= self.limit:
-                raise Enough
-            return self._over(trips * (body + 1))
+            return self._over(trips * (self._repeated(loop.stmt, inner, trips) + 1))
         splits = self.splits.get(id(loop), False)
         if splits is False:
             splits = self.splits[id(loop)] = _split_bounds(loop.stmt, index)
@@ -210,14 +204,19 @@ class _Counter:
         for k0, k1 in zip(points, points[1:]):
             self._spend()
             env[index] = value + k0 * step
-            openings, inside = self.openings, self.inside
-            body = self.count(loop.stmt, env)
-            self.openings += (k1 - k0 - 1) * (self.openings - openings)
-            self.inside += (k1 - k0 - 1) * (self.inside - inside)
-            if self.limit and self.inside >= self.limit:
-                raise Enough
-            total = self._over(total + (k1 - k0) * (body + 1))
+            total = self._over(total + (k1 - k0) * (self._repeated(loop.stmt, env, k1 - k0) + 1))
         return total
+
+    def _repeated(self, body: c_ast.Node, env: dict[str, int], times: int) -> int:
+        """``body``'s count at ``env``, run ``times`` times alike: the target's openings and the work
+        inside them grow ``times`` fold (:class:`Enough` once the work reaches the limit)."""
+        openings, inside = self.openings, self.inside
+        count = self.count(body, env)
+        self.openings += (times - 1) * (self.openings - openings)
+        self.inside += (times - 1) * (self.inside - inside)
+        if self.limit and self.inside >= self.limit:
+            raise Enough
+        return count
 
     def _over(self, work: int) -> int:
         # with a target, what counts is the work inside its runs (``inside``, checked as it grows):
