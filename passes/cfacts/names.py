@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pycparser import c_ast
 
@@ -162,31 +163,50 @@ def file_scope(ext: Iterable[c_ast.Node]) -> dict[str, c_ast.Node]:
     """Names declared at file scope: variables, functions, typedefs, enumerators (a new dict).
 
     The enumerators are found by walking every declaration's type, the
-    headers' prototypes included (3 ms a unit): the answer is kept for the
-    same declarations (the same nodes, names and type nodes) in
-    :data:`_FILE_SCOPES`.
+    headers' prototypes included (3 ms a unit): the answer is kept by
+    :data:`_FILE_SCOPES` for the same top-level declarations.
     """
-    items = list(ext)
-    key = [(d, d.name, d.type) if isinstance(d, (c_ast.Decl, c_ast.Typedef)) else (d, None, None)
-           for d in (n.decl if isinstance(n, c_ast.FuncDef) else n for n in items)]
-    for kept, names in _FILE_SCOPES:
-        if len(kept) == len(key) and all(a[0] is b[0] and a[1] == b[1] and a[2] is b[2] for a, b in zip(kept, key)):
-            return dict(names)
-    names = {}
-    for d, name, typ in key:
-        if typ is not None:
-            if name:
-                names[name] = d
-            for e in walk(typ):
+    return dict(_FILE_SCOPES.get(list(ext), _file_scope))
+
+
+def _file_scope(ext: list[c_ast.Node]) -> dict[str, c_ast.Node]:
+    names: dict[str, c_ast.Node] = {}
+    for n in ext:
+        d = n.decl if isinstance(n, c_ast.FuncDef) else n
+        if isinstance(d, (c_ast.Decl, c_ast.Typedef)):
+            if d.name:
+                names[d.name] = d
+            for e in walk(d.type):
                 if isinstance(e, c_ast.Enumerator):
                     names[e.name] = e
-    _FILE_SCOPES.insert(0, (key, names))
-    del _FILE_SCOPES[8:]
-    return dict(names)
+    return names
 
 
-#: the last answers of :func:`file_scope`: (each declaration, its name and its type node), the names
-_FILE_SCOPES: list[tuple[list[tuple], dict[str, c_ast.Node]]] = []
+class TopLevelMemo:
+    """The last answers of a function of a unit's top-level nodes (a file's ``ext``), each kept while
+    the list holds the same nodes with the same names and type nodes (a function definition's: its
+    declaration's): an added, removed, renamed or retyped declaration is computed again."""
+
+    def __init__(self, size: int = 8):
+        self.size = size
+        self.entries: list[tuple[list[tuple], Any]] = []
+
+    def get(self, ext: list[c_ast.Node], compute: Callable[[list[c_ast.Node]], Any]) -> Any:
+        """``compute(ext)``, or its answer kept for the same nodes (not to be changed by the caller)."""
+        key = [(n, getattr(d, "name", None), getattr(d, "type", None))
+               for n in ext for d in [n.decl if isinstance(n, c_ast.FuncDef) else n]]
+        for kept, answer in self.entries:
+            if len(kept) == len(key) and all(a[0] is b[0] and a[1] == b[1] and a[2] is b[2]
+                                             for a, b in zip(kept, key)):
+                return answer
+        answer = compute(ext)
+        self.entries.insert(0, (key, answer))
+        del self.entries[self.size:]
+        return answer
+
+
+#: the last answers of :func:`file_scope`
+_FILE_SCOPES = TopLevelMemo()
 
 
 def unevaluated(root: c_ast.Node) -> set[int]:

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pycparser import c_ast
 
 from .folding import int_literal
-from .names import NameTable, declaring_nodes
+from .names import NameTable, TopLevelMemo, declaring_nodes
 
 # -------------------------------------------------------------------- types
 
@@ -35,24 +35,15 @@ def _declared_types(roots: list, typedefs: dict[str, c_ast.Typedef], tags: dict[
 
 
 def _top_level_types(ext: list[c_ast.Node]) -> tuple[dict[str, c_ast.Typedef], dict[str, c_ast.Node]]:
-    """The typedefs and tags of a list of top-level nodes, kept for the same nodes (and, for each, the
-    same name and type node) in :data:`_TOP_LEVEL`: a unit's headers are walked once, not at each
-    :class:`TypeEnv` (1,500 of them on the corpus's recipe)."""
-    key = [(n, getattr(n, "name", None), getattr(n.decl if isinstance(n, c_ast.FuncDef) else n, "type", None))
-           for n in ext]
-    for kept, answer in _TOP_LEVEL:
-        if len(kept) == len(key) and all(a[0] is b[0] and a[1] == b[1] and a[2] is b[2] for a, b in zip(kept, key)):
-            return answer
     typedefs: dict[str, c_ast.Typedef] = {}
     tags: dict[str, c_ast.Node] = {}
     _declared_types([ext], typedefs, tags)
-    _TOP_LEVEL.insert(0, (key, (typedefs, tags)))
-    del _TOP_LEVEL[8:]
     return typedefs, tags
 
 
-#: the last answers of :func:`_top_level_types`
-_TOP_LEVEL: list[tuple[list[tuple], tuple[dict, dict]]] = []
+#: the typedefs and tags of a unit's top-level nodes: its headers are walked once, not at each
+#: :class:`TypeEnv` (1,500 of them on the corpus's recipe)
+_TOP_LEVEL = TopLevelMemo()
 
 
 class TypeEnv:
@@ -72,7 +63,7 @@ class TypeEnv:
             if isinstance(root, c_ast.Node):
                 _declared_types([root], self.typedefs, self.tags)
             else:
-                typedefs, tags = _top_level_types(list(root))
+                typedefs, tags = _TOP_LEVEL.get(list(root), _top_level_types)
                 self.typedefs.update(typedefs)
                 self.tags.update(tags)
 
