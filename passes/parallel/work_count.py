@@ -372,13 +372,16 @@ def _written(body: c_ast.Node, index: str, cond: c_ast.Node) -> bool:
 
 
 def _calls_loops(stmt: c_ast.Node, module: Module) -> bool:
-    for n in walk(stmt):
-        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
-            callee = module.ws.callee(n.name.name)
-            if callee is not None and not callee.is_stub and any(
-                    isinstance(x, (c_ast.For, c_ast.While, c_ast.DoWhile)) for x in walk(callee.ast)):
-                return True
-    return False
+    return any(_loops_in_callee(n, module) for n in walk(stmt))
+
+
+def _loops_in_callee(n: c_ast.Node, module: Module) -> bool:
+    """Whether ``n`` is a call by name of a function of the program (not a library model) with loops."""
+    if not (isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID)):
+        return False
+    callee = module.ws.callee(n.name.name)
+    return callee is not None and not callee.is_stub and any(
+        isinstance(x, (c_ast.For, c_ast.While, c_ast.DoWhile)) for x in walk(callee.ast))
 
 
 def region_runs(top: c_ast.For, target: c_ast.Node, module: Module, env: dict[str, int] | None = None,
@@ -451,10 +454,8 @@ def _shape(top: c_ast.Node, target: c_ast.Node, module: Module) -> tuple | None:
             out.append("Label")
         else:
             out.append((type(n).__name__, *(_hashable(getattr(n, a)) for a in n.attr_names)))
-        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
-            callee = module.ws.callee(n.name.name)
-            out.append(callee is not None and not callee.is_stub and any(
-                isinstance(x, (c_ast.For, c_ast.While, c_ast.DoWhile)) for x in walk(callee.ast)))
+        if isinstance(n, c_ast.FuncCall):
+            out.append(_loops_in_callee(n, module))
         kids = [k for k in child_nodes(n) if not isinstance(k, c_ast.Pragma)]
         out.append(len(kids))
         stack.extend(reversed(kids))
