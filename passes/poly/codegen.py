@@ -57,8 +57,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import islpy as isl
 from pycparser import c_ast
@@ -513,10 +513,16 @@ def generate(
         return _generate(module, scop, schedule, live, iterator_prefix, deps, seconds)
     # isl's AST generation can take minutes (unequal tiles in a wavefront): a child process
     # generates the code under a time limit and sends the C statements back
+    return _timed(scop, seconds, lambda: _generate(module, scop, schedule, live, iterator_prefix, None, None))
+
+
+T = TypeVar("T")
+
+
+def _timed(scop: Scop, seconds: float, fn: Callable[[], T]) -> T:
+    """``fn()``, isl's code generation for ``scop``, in a child process given ``seconds``; PassFailed past them."""
     try:
-        return run_with_deadline(
-            lambda: _generate(module, scop, schedule, live, iterator_prefix, None, None),
-            seconds, what="isl's code generation")  # fmt: skip
+        return run_with_deadline(fn, seconds, what="isl's code generation")
     except DeadlineExceeded:
         raise PassFailed(
             f"{scop.where}: isl's code generation did not finish in {seconds:.0f} s; "
@@ -619,14 +625,7 @@ def _ast(build: isl.AstBuild, schedule: isl.Schedule, scop: Scop, guard: float |
     annotated with its index there (:data:`.isl_ast.TASK_COORDS`).
     """
     if guard is not None:
-        try:
-            run_with_deadline(lambda: build.node_from_schedule(schedule) and None, guard,
-                              what="isl's code generation")
-        except DeadlineExceeded:
-            raise PassFailed(
-                f"{scop.where}: isl's code generation did not finish in {guard:.0f} s; "
-                "the part is left as it is"
-            ) from None
+        _timed(scop, guard, lambda: build.node_from_schedule(schedule) and None)
     coords.clear()
     failed: list[str] = []
 
