@@ -10,7 +10,7 @@ for`` / ``omp simd``, every mark checked against the dependences) where it
 has static-control parts the scheduler can improve; the time loops of
 stencils get ``time_tile``'s diamond tiles there (OpenMP tasks when the data
 fit in the cache, static fronts otherwise; ``--set
-auto_schedule_time_tiling=off|diamond|skewed|split|hybrid|balanced|trapezoid`` and
+auto_schedule_time_tiling=off|diamond|skewed|split|hybrid|balanced|trapezoid|dlt`` and
 ``--set auto_schedule_time_tiling_schedule=tasks|static`` override it, see
 ``docs/stencils.md``). The functions it leaves
 as they are take the coarse-grain path (Fig. 5.9: whole loops as they are,
@@ -38,7 +38,7 @@ Options (``--set NAME=VALUE``):
   reads it from there when the option itself is not given;
 * ``time_tiling`` (default ``""``: the property ``auto_schedule_time_tiling``,
   ``auto``): the stencil tiling ``auto_schedule`` gives every time loop,
-  ``off``, ``diamond``, ``skewed``, ``split``, ``hybrid``, ``balanced`` or ``trapezoid``
+  ``off``, ``diamond``, ``skewed``, ``split``, ``hybrid``, ``balanced``, ``trapezoid`` or ``dlt``
   (``passman tune openmp prog.c --param time_tiling=diamond,split,trapezoid``
   searches over them);
 * ``distribute`` (default true) falls back to loop distribution

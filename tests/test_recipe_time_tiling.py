@@ -3,8 +3,9 @@
 ``auto_schedule`` gives diamond time tiles to a time loop of parallel steps
 with enough work (:mod:`passman.passes.poly.time_tiling_choice`): static
 fronts when the data do not fit in the last-level cache; in it (the corpus
-sizes) OpenMP tasks for 1-D steps, the coarse-grain path for 2-D and 3-D
-ones. Gauss-Seidel gets skewed tiles with static fronts, gemm is untouched, a
+sizes) the transposed layout (``dlt``: one region, the sweeps shared out) for
+1-D steps, the coarse-grain path for 2-D and 3-D ones; forced diamond tiles
+in the cache are OpenMP tasks. Gauss-Seidel gets skewed tiles with static fronts, gemm is untouched, a
 refusal of ``time_tile`` leaves the part to isl's path, and the properties
 ``auto_schedule_time_tiling`` / ``auto_schedule_time_tiling_schedule`` override
 the choice, from the command line too. The oracle is the original program's
@@ -27,7 +28,7 @@ from passman.recipe import load_recipe
 from passman.registry import REGISTRY, type_name
 from passman.testing import outputs_match, reference_output
 
-TASKED = ["jacobi_1d"]
+TRANSPOSED = ["jacobi_1d"]
 COARSE_IN_CACHE = ["jacobi_2d", "jacobi_2d_9pt", "heat_3d", "fdtd_2d"]
 
 
@@ -53,12 +54,22 @@ def same_output(ws: Workspace, name: str, tmp_path, threads=(1, 2, 4)) -> None:
         )
 
 
-@pytest.mark.parametrize("name", TASKED)
-def test_stencils_get_diamond_tasks_and_print_the_same(name, tmp_path):
+@pytest.mark.parametrize("name", TRANSPOSED)
+def test_1d_steps_in_the_cache_get_the_transposed_layout_and_print_the_same(name, tmp_path):
     ws = recipe(name)
     code = ws[f"kernel_{name}"].code
-    assert "#pragma omp task depend(in: passman_tiles[" in code, code  # in the cache: tasks
-    assert "#pragma omp single" in code
+    assert "passman_dlt_" in code and "#pragma omp for schedule(static) nowait" in code, code
+    assert "omp task" not in code, code  # no time tiles
+    assert re.search(r"#pragma omp parallel\n\s*for \(long passman_t", code), code  # one region, the time loop in it
+    same_output(ws, name, tmp_path)
+
+
+@pytest.mark.parametrize("name", TRANSPOSED)
+def test_forced_diamond_tiles_in_the_cache_are_tasks(name, tmp_path):
+    ws = recipe(name, auto_schedule_time_tiling="diamond")
+    code = ws[f"kernel_{name}"].code
+    assert "#pragma omp task depend(in: passman_tiles[" in code, code
+    assert "#pragma omp single" in code and "passman_dlt_" not in code
     same_output(ws, name, tmp_path)
 
 
@@ -193,7 +204,7 @@ def test_cli_sets_the_time_tiling_properties(tmp_path):
 
 def test_an_enumerated_property_lists_its_choices():
     prop = REGISTRY.properties["auto_schedule_time_tiling"]
-    assert prop.choices == ("auto", "off", "diamond", "skewed", "split", "hybrid", "balanced", "trapezoid")
+    assert prop.choices == ("auto", "off", "diamond", "skewed", "split", "hybrid", "balanced", "trapezoid", "dlt")
     assert type_name(prop.type) == "auto|off|diamond|skewed|split|hybrid|balanced|trapezoid"
     assert prop.convert("skewed") == "skewed"
     assert REGISTRY.properties["auto_schedule_tile"].choices is None

@@ -101,10 +101,17 @@ def hull_is_exact(region: Region) -> bool:
     """Whether a region is exactly its rectangular hull (an exact box: transfers lose nothing)."""
     if not region.exact or region.rank == 0:
         return region.exact
-    s = region.set
+    return set_is_box(region.set)
+
+
+def set_is_box(s: isl.Set) -> bool:
+    """Whether ``s`` is the box of its per-dimension intervals (for every value of the parameters)."""
+    rank = s.dim(_DT.set)
+    if rank == 0:
+        return True
     box = None
-    for k in range(region.rank):
-        proj = s.project_out(_DT.set, k + 1, region.rank - k - 1).project_out(_DT.set, 0, k)
+    for k in range(rank):
+        proj = s.project_out(_DT.set, k + 1, rank - k - 1).project_out(_DT.set, 0, k)
         # an interval: {0, 2} (a stride) projects onto itself but its hull is 0..2
         proj = isl.Set.from_basic_set(proj.polyhedral_hull()) if not proj.is_empty() else proj
         box = proj if box is None else box.flat_product(proj)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import replace
 from typing import Literal, get_args
 
 import islpy as isl
@@ -361,6 +362,14 @@ def _reschedule(
     the part takes isl's path as if they had not been asked for.
     """
     part_deps = deps.of_scop(part)
+    if time_tiling is not None and time_tiling.shape == "dlt":
+        from .dlt import dlt_time_loop
+
+        try:
+            dlt_time_loop(module, part, part_deps, parallel=True)
+            return None
+        except PassFailed:  # no sweep on whole vectors: the diamond tiles the model chose before
+            time_tiling = replace(time_tiling, shape="diamond")
     if time_tiling is not None:
         try:
             if time_tiling.shape == "trapezoid":
