@@ -15,7 +15,8 @@ one writes only stencils, drawn from a seed::
 (random neighbour offsets in ``[-2, 2]``, in-place or two-array updates,
 one or two statements a step, random sizes), and one or two transformation
 steps (``time_tile`` with a random shape, schedule and tile sizes,
-``trapezoid_tile``, ``eliminate_false_dependences`` then balanced tiles,
+``trapezoid_tile``, ``dlt`` (sequential or one region), ``eliminate_false_dependences``
+then balanced tiles,
 ``auto_schedule`` with a forced shape). The oracle is the API mode's
 (:func:`.oracle.check_api`): the original and the result run at 1, 2 and 4
 threads must print the same checksum, a refusal must leave the code as it
@@ -48,6 +49,8 @@ STEPS: list[tuple[str, dict]] = [
     ("time_tile", {"shape": "hybrid", "schedule": "static"}),
     ("trapezoid_tile", {"base_steps": 2, "base_width": "4"}),
     ("trapezoid_tile", {"execution": "graph", "base_steps": 2, "base_width": "6"}),
+    ("dlt", {"vector": 2}),
+    ("dlt", {"vector": 3, "parallel": True}),
     ("eliminate_false_dependences", {}),
     ("auto_schedule", {"time_tiling": "balanced"}),
     ("auto_schedule", {"time_tiling": "trapezoid"}),
