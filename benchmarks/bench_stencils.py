@@ -37,6 +37,9 @@ sizes rewritten is built these ways:
 * ``trapezoid``: ``trapezoid_tile()``: Pochoir's recursive trapezoidal walk
   (hyperspace cuts, pieces of a level as OpenMP tasks, default thresholds;
   Gauss-Seidel is refused: FAILED);
+* ``dlt``: ``dlt(parallel=True)``: the arrays transposed (SDSL's DLT, two
+  doubles a vector), one OpenMP region around the time loop, the sweeps
+  shared out (not a time tiling: no tile keeps data between steps);
 * ``polly``: ``clang-14 -O3 -mllvm -polly -mllvm -polly-parallel`` where
   clang-14 is installed (else left out, with a note).
 
@@ -44,8 +47,8 @@ Tile sizes are the model's (:mod:`passman.passes.poly.tile_model`) unless
 ``--tile-sizes`` is given. Programs run with ``OMP_NUM_THREADS=2``; each
 variant ``--repeat`` times, the variants interleaved; a time is the wall
 clock of the whole process (initialisation included). The table gives the
-median of ``gcc`` and every variant's speed-up over it, and the best tiling
-against ``coarse``. Every output must be the original's (``rtol=atol=1e-6``;
+median of ``gcc`` and every variant's speed-up over it, and the best of
+``recipe``, the tilings and ``dlt`` against ``coarse``. Every output must be the original's (``rtol=atol=1e-6``;
 the tilings themselves are bit-exact).
 """
 
@@ -88,7 +91,7 @@ STENCILS: dict[str, tuple[str, dict[str, int], dict[str, int]]] = {
 }
 
 VARIANTS = ("gcc", "coarse", "recipe", "wavefront", "tile-static", "tile-tasks", "split-static", "split-tasks",
-            "trapezoid", "polly")
+            "trapezoid", "dlt", "polly")
 #: the split shape of a kernel (hybrid split tiling for two space dimensions or more)
 SPLIT_SHAPES = {"jacobi_1d": "split"}
 
@@ -134,6 +137,8 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
                                         shape=SPLIT_SHAPES.get(name, "hybrid"), tile_sizes=args.split_sizes)
         elif v == "trapezoid":
             built[v] = build_in_process(src, folder / v, function, "trapezoid_tile")
+        elif v == "dlt":
+            built[v] = build_in_process(src, folder / v, function, "dlt", parallel=True)
         elif v == "polly":
             built[v] = build_polly(src, folder / v, [])
         if built[v][1].error:
@@ -158,7 +163,7 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
 
 def table(rows: dict[tuple[str, str], dict[str, Measure]], variants: list[str]) -> str:
     """Markdown: gcc median, speed-up of each variant over gcc, best tiling over coarse."""
-    tilings = [v for v in variants if v.startswith(("tile", "split")) or v in ("wavefront", "recipe", "trapezoid")]
+    tilings = [v for v in variants if v.startswith(("tile", "split")) or v in ("wavefront", "recipe", "trapezoid", "dlt")]
     head = ["kernel", "size", "gcc s"] + [f"{v} x" for v in variants if v != "gcc"] + ["best tiling / coarse"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios: dict[str, list[float]] = {}
