@@ -101,6 +101,63 @@ def test_sub_ranges_uneven_offsets_boundary_updates_and_the_index_after(tmp_path
     assert got.returncode == 0 and got.stdout == ref.stdout
 
 
+MIXED = """
+#include <stdio.h>
+#define T 13
+#define N 61
+double A[N][N], B[N][N], a[N], b[N];
+static void kernel(int steps)
+{
+    int t, i, j;
+    for (t = 0; t < steps; t++) {
+        for (i = 1; i < N - 1; i++)
+            for (j = 1; j < N - 1; j++)
+                B[i][j] = 0.2 * (A[i][j] + A[i][j - 1] + A[i][j + 1] + A[i - 1][j] + A[i + 1][j]);
+        for (i = 1; i < N - 1; i++)
+            for (j = N - 2; j >= 1; j--)
+                A[i][j] = B[i][j] * 0.5 + B[i - 1][j] * 0.25 + A[0][j] * 0.001;
+        for (i = 1; i < N - 1; i++)
+            b[i] = a[i - 1] + a[i + 1] + a[3] * 0.5;
+        for (i = 1; i < N - 1; i++)
+            a[i] = 0.5 * b[i] + B[i][i] * 0.01;
+    }
+}
+int main(void)
+{
+    double s = 0.0;
+    for (int i = 0; i < N; i++) {
+        a[i] = (double)(i % 7);
+        for (int j = 0; j < N; j++)
+            A[i][j] = (double)((i * 7 + j * 3) % 11) / 5.0;
+    }
+    kernel(T);
+    for (int i = 0; i < N; i++) {
+        s += a[i] + 2 * b[i];
+        for (int j = 0; j < N; j++)
+            s += A[i][j] * (i + 1) + B[i][j];
+    }
+    printf("%.15e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_inner_indices_private_decreasing_and_constant_subscripts_keep_the_original_order(tmp_path):
+    # the decreasing j loop is no sweep (its j private where the i loop is shared out), a[3] is not
+    # along i (that sweep reads pos() in order), B[i][i] is read through pos()
+    src = tmp_path / "mixed.c"
+    src.write_text(MIXED)
+    ws = Workspace(src)
+    ws["kernel"].dlt(parallel=True)
+    code = ws["kernel"].cu.code
+    assert "#pragma omp for schedule(static) private(j)" in code, code
+    built = ws.build("openmp", tmp_path / "out", opt="-O2")
+    ref = reference_output([src])
+    for threads in (1, 2, 4):
+        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=120)
+        assert got.returncode == 0 and got.stdout == ref.stdout, f"{threads} threads"
+
+
 def test_the_layout_is_a_bijection_and_keeps_neighbours_one_vector_apart():
     def pos(i: int, m: int, v: int) -> int:
         return i % m * v + i // m

@@ -103,11 +103,11 @@ def test_the_scheduler_transforms_the_matrix_products_and_stencils(name, functio
 
 
 @needs_scheduler
-def test_jacobi_time_loop_gets_time_tiles():
-    ws = scheduled("jacobi_1d")  # 1-D steps in the cache: diamond tasks (2-D ones: the coarse-grain path)
+def test_jacobi_time_loop_gets_the_transposed_layout():
+    ws = scheduled("jacobi_1d")  # 1-D steps in the cache: dlt, one region (2-D ones: the coarse-grain path)
     steps = [s for s in applied(ws, "auto_schedule") if s.target == ("module", "kernel_jacobi_1d")]
-    assert steps and steps[0].changed, steps  # time_tile's diamonds (tests/test_recipe_time_tiling.py)
-    assert "omp task depend" in ws["kernel_jacobi_1d"].code
+    assert steps and steps[0].changed, steps  # (tests/test_recipe_time_tiling.py, tests/test_dlt.py)
+    assert "passman_dlt_" in ws["kernel_jacobi_1d"].code and "omp task" not in ws["kernel_jacobi_1d"].code
 
 
 # ---------------------------------------------------------------------------- fallback

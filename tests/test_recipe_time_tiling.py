@@ -205,7 +205,7 @@ def test_cli_sets_the_time_tiling_properties(tmp_path):
 def test_an_enumerated_property_lists_its_choices():
     prop = REGISTRY.properties["auto_schedule_time_tiling"]
     assert prop.choices == ("auto", "off", "diamond", "skewed", "split", "hybrid", "balanced", "trapezoid", "dlt")
-    assert type_name(prop.type) == "auto|off|diamond|skewed|split|hybrid|balanced|trapezoid"
+    assert type_name(prop.type) == "auto|off|diamond|skewed|split|hybrid|balanced|trapezoid|dlt"
     assert prop.convert("skewed") == "skewed"
     assert REGISTRY.properties["auto_schedule_tile"].choices is None
 

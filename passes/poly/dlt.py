@@ -78,6 +78,11 @@ Properties:
 - vector: ``V``, elements of one vector (2 default: SSE2's doubles), 2 to 16
 - label: the time loop (the part containing it; "" default: the first part that is a time loop)
 - arrays: the arrays to transpose, "a,b" ("" default: every array some sweep can run on whole vectors)
+- parallel: one OpenMP region around the time loop (false default): every thread runs the time
+  loop (its index a fresh local); a sweep of the time loop's body is shared out in chunks beside
+  its lanes' ends, then a barrier; a loop carrying no dependence is shared out (the scalars it
+  writes private); anything else runs on one thread (``omp single``). Refused when a scalar the
+  time loop writes is used outside it.
 """
 
 from __future__ import annotations
@@ -286,9 +291,13 @@ class _Plan:
             sweep.offsets[id(top)] = c
             sweep.arrays.add(base.name)
             bases.add(id(subs[-1]))
-        for top, _base, subs in _chains(body):
+        for top, base, subs in _chains(body):
             if id(top) in sweep.offsets:
                 bases |= {id(x) for x in walk(subs[-1])}
+            elif isinstance(base, c_ast.ID) and base.name in self.arrays:
+                # the outlined loop sees the copies only through the chains along the index
+                sweep.problem = f"{where(top)}: {to_c(top)} is not along {sweep.index}"
+                return
         for n in walk(body):
             if isinstance(n, c_ast.ID) and n.name == sweep.index and id(n) not in bases:
                 sweep.problem = f"{where(n)}: {sweep.index} is used other than as the last subscript of an array"
@@ -366,8 +375,8 @@ class _Plan:
             raise PassFailed(f"{where(time)}: the time loop's header is not 'for (t = lo; t < hi; t++)': "
                              "no parallel region around it")
         inside = {id(n) for n in walk(time)}
-        written = {w.base.name for w in writes(time.stmt) if w.base is not None}
-        written |= {d.name for d in walk(time.stmt) if isinstance(d, c_ast.Decl)}
+        arrays = {base.name for _t, base, _s in _chains(time) if isinstance(base, c_ast.ID)}
+        written = {w.base.name for w in writes(time.stmt) if w.base is not None} - arrays
         for n in walk(self.module.ast):
             if isinstance(n, c_ast.ID) and n.name in written and id(n) not in inside \
                     and n.name not in self.arrays:
@@ -588,7 +597,15 @@ def _parallel_region(plan: _Plan, time: c_ast.For, blocks: set[int]) -> c_ast.No
             _share_sweep(inner, coord)
             out.append(item)
         elif isinstance(inner, c_ast.For) and plan.loop_parallel(inner):
-            out += [c_ast.Pragma("omp for schedule(static)", coord), item]
+            # the scalars its iterations write (inner loops' indices): each thread's own
+            header = _header(inner)
+            own = {header[0]} if header else set()
+            arrays = {base.name for _t, base, _s in _chains(inner) if isinstance(base, c_ast.ID)}
+            declared = {d.name for d in walk(inner) if isinstance(d, c_ast.Decl)}
+            private = sorted({w.base.name for w in writes(inner.stmt) if w.base is not None}
+                             - arrays - declared - own)
+            clause = f" private({', '.join(private)})" if private else ""
+            out += [c_ast.Pragma(f"omp for schedule(static){clause}", coord), item]
         elif isinstance(item, c_ast.Pragma):
             continue
         else:
