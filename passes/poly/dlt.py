@@ -542,10 +542,11 @@ def _outlined(plan: _Plan, sweep: _Sweep, body: c_ast.Node) -> tuple[str, str] |
     original = sweep.loop.node.stmt
     calls = {id(n.name) for n in walk(original) if isinstance(n, c_ast.FuncCall)}
     local = {d.name for d in walk(original) if isinstance(d, c_ast.Decl)}
+    used = {n.name for n in walk(body) if isinstance(n, c_ast.ID)}  # the chains' rows are arguments now
     seen: set[str] = set()
     for n in walk(original):
         if not isinstance(n, c_ast.ID) or id(n) in calls or n.name in local or n.name in plan.arrays \
-                or n.name == sweep.index or n.name in seen:
+                or n.name == sweep.index or n.name in seen or n.name not in used:
             continue
         seen.add(n.name)
         decl = table.decl_of(n)
