@@ -85,12 +85,13 @@ int main(void)
 """
 
 
-@pytest.mark.parametrize("vector", [2, 4, 5])
-def test_sub_ranges_uneven_offsets_boundary_updates_and_the_index_after(tmp_path, vector):
+@pytest.mark.parametrize("vector, n", [(2, 157), (4, 157), (5, 157), (4, 9), (3, 9)])
+def test_sub_ranges_uneven_offsets_boundary_updates_and_the_index_after(tmp_path, vector, n):
     # sweeps over [2, n-3) and [5, n-5] with offsets -2..+3, boundary statements through pos(), and
-    # the sweep index returned after the time loop
+    # the sweep index returned after the time loop; with 9 points, lanes of 2 or 3: offsets that
+    # cross more than one lane
     src = tmp_path / "boundary.c"
-    src.write_text(BOUNDARY)
+    src.write_text(BOUNDARY.replace("#define N 157", f"#define N {n}"))
     ws = Workspace(src)
     ws["kernel"].dlt(vector=vector)
     code = ws["kernel"].cu.code
