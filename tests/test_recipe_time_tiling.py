@@ -22,7 +22,7 @@ from conftest import CORPUS
 from passman.passes.manifest import PASSES, PROPERTIES
 from test_openmp import RTOL, floating_reductions, run_threads
 
-from passman import InvalidInput, Workspace
+from passman import InvalidInput, PassFailed, Workspace
 from passman.cli import main as cli
 from passman.recipe import load_recipe
 from passman.registry import REGISTRY, type_name
@@ -88,6 +88,28 @@ def test_deeper_steps_in_the_cache_take_the_coarse_grain_path(name, tmp_path):
     assert "omp task" not in code and "for (int c0" not in code, code  # no time tiles
     assert work_shared(code), code  # the steps' loops, in parallel
     same_output(ws, name, tmp_path)
+
+
+@pytest.mark.parametrize("name, rows", [("jacobi_2d", 260), ("jacobi_2d_9pt", 300), ("heat_3d", 300)])
+def test_long_rows_of_2d_steps_in_the_cache_get_the_transposed_layout(name, rows, tmp_path):
+    """Rows of 256 points or more (DLT_MIN_ROW) in a 2-D step: ``dlt``; a 3-D step keeps the coarse path."""
+    text = (CORPUS / f"{name}.c").read_text()
+    text = re.sub(r"#define N \d+", f"#define N {rows if name != 'heat_3d' else 40}", text)
+    text = re.sub(r"#define TSTEPS \d+", "#define TSTEPS 6", text)
+    src = tmp_path / f"{name}.c"
+    src.write_text(text)
+    ws = Workspace(str(src))
+    if name == "heat_3d":
+        with pytest.raises(PassFailed, match="left to the coarse-grain path"):
+            ws[f"kernel_{name}"].auto_schedule(cache_size=64 << 20, pragma="omp parallel for")
+        return
+    ws[f"kernel_{name}"].auto_schedule(cache_size=64 << 20, pragma="omp parallel for")
+    assert "passman_dlt_" in ws[f"kernel_{name}"].code
+    built = ws.build("openmp", tmp_path / "out", opt="-O1")
+    ref = reference_output([src])
+    for n in (1, 2, 4):
+        got = run_threads(built.binary, n)
+        assert got.returncode == 0 and got.stdout == ref.stdout, f"{n} threads"
 
 
 @pytest.mark.parametrize("name", COARSE_IN_CACHE)

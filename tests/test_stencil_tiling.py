@@ -24,7 +24,7 @@ import islpy as isl
 import pytest
 from conftest import CORPUS
 from passman.passes.poly import tile_model, time_tiling
-from passman.passes.poly.footprint import known_parameters
+from passman.passes.poly.footprint import array_extents, known_parameters
 from passman.passes.poly.hyperplanes import RowShape, find_row, violated
 from passman.passes.poly.tile_graph import (
     depend_clause,
@@ -215,7 +215,7 @@ def test_model_weighs_a_row_longer_than_the_array_as_the_whole_row(tmp_path):
     module = ws["kernel_heat_3d"]
     part, deps = _part(ws, "kernel_heat_3d")
     _, rows = time_tiling.tiling_rows(part, deps, "diamond")
-    limits = tile_model.array_extents(part, known_parameters(module, part))
+    limits = array_extents(part, known_parameters(module, part))
     assert limits == {"a": [200, 200, 200], "b": [200, 200, 200]}
     clamped = tile_model.TileFootprint(part, limits)
     whole = clamped(rows, [16, 16, 64, 512])

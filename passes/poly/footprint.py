@@ -119,3 +119,25 @@ def data_footprint(scop: Scop, values: dict[str, int]) -> int | None:
         info = scop.arrays.get(s.get_tuple_name())
         total += count * element_size(info.decl if info is not None else None)
     return total
+
+
+def array_extents(scop: Scop, values: dict[str, int]) -> dict[str, list[int | None]]:
+    """Per array, how many elements each subscript spans over the whole part (parameters at ``values``).
+
+    None for a subscript whose span is not a constant (an unknown parameter).
+    """
+    touched: dict[str, isl.Set] = {}
+    for st in scop.statements:
+        dom = fix_parameters(st.domain, values)
+        for acc in st.accesses:
+            if not acc.affine:
+                continue
+            try:
+                image = dom.apply(acc.relation.align_params(dom.get_space()))
+            except isl.Error:
+                continue
+            if acc.array in touched and touched[acc.array].dim(isl.dim_type.set) != image.dim(isl.dim_type.set):
+                continue
+            touched[acc.array] = touched[acc.array].union(image) if acc.array in touched else image
+    return {array: [constant_extent(elems, d) for d in range(elems.dim(isl.dim_type.set))]
+            for array, elems in touched.items()}

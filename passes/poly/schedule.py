@@ -368,8 +368,8 @@ def _reschedule(
         try:
             dlt_time_loop(module, part, part_deps, parallel=True)
             return None
-        except PassFailed:  # no sweep on whole vectors: the diamond tiles the model chose before
-            time_tiling = replace(time_tiling, shape="diamond")
+        except PassFailed:  # no sweep on whole vectors: what the model chose before
+            time_tiling = replace(time_tiling, shape=time_tiling.fallback) if time_tiling.fallback else None
     if time_tiling is not None:
         try:
             if time_tiling.shape == "trapezoid":

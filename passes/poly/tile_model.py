@@ -37,7 +37,7 @@ from pathlib import Path
 import islpy as isl
 
 from .affine import constant_extent, ctx
-from .footprint import element_size, fix_parameters
+from .footprint import element_size
 from .hyperplanes import Row
 from .scop import Scop
 
@@ -242,28 +242,6 @@ class TileFootprint:
         return extent if limit is None else min(extent, limit)
 
 
-def array_extents(scop: Scop, values: dict[str, int]) -> dict[str, list[int | None]]:
-    """Per array, how many elements each subscript spans over the whole part (parameters at ``values``).
-
-    None for a subscript whose span is not a constant (an unknown parameter).
-    """
-    touched: dict[str, isl.Set] = {}
-    for st in scop.statements:
-        dom = fix_parameters(st.domain, values)
-        for acc in st.accesses:
-            if not acc.affine:
-                continue
-            try:
-                image = dom.apply(acc.relation.align_params(dom.get_space()))
-            except isl.Error:
-                continue
-            if acc.array in touched and touched[acc.array].dim(isl.dim_type.set) != image.dim(isl.dim_type.set):
-                continue
-            touched[acc.array] = touched[acc.array].union(image) if acc.array in touched else image
-    return {array: [constant_extent(elems, d) for d in range(elems.dim(isl.dim_type.set))]
-            for array, elems in touched.items()}
-
-
 def _subscripts(rel: isl.Map) -> list[isl.Aff] | None:
     """The subscripts of an access relation that is one affine function on its whole domain, else None."""
     if not rel.is_single_valued() or not rel.domain().plain_is_universe():
@@ -350,7 +328,7 @@ def choose_sizes(
     innermost loop carries a dependence inside a time step (Gauss-Seidel):
     short innermost rows (:data:`CHAIN_CANDIDATES`) instead of long ones;
     ``limits``: per array, the elements each subscript spans over the part
-    (:func:`array_extents`, where the sizes are known): a tile's footprint
+    (:func:`.footprint.array_extents`, where the sizes are known): a tile's footprint
     and instances count no more than the part has, so a row that covers a
     whole short dimension (heat-3d's 200 points) is weighed as what it
     holds, not as the box of its size.

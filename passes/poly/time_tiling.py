@@ -91,7 +91,7 @@ from ..cfacts.names import names_in_scope, where
 from .affine import constant_extent, ctx, instance_map
 from .codegen import generate, identity_schedule, replace_part, schedule_nodes
 from .dependences import Dependence, Dependences
-from .footprint import fix_parameters, known_parameters
+from .footprint import array_extents, fix_parameters, known_parameters
 from .hyperplanes import Row, RowShape, find_row, violated
 from .schedule_check import check_schedule, parse_sizes, validity
 from .scop import Scop
@@ -104,7 +104,7 @@ from .tile_graph import (
     direct_tile_deltas,
     reduce_deltas,
 )
-from .tile_model import Caches, array_extents, choose_sizes, machine_caches
+from .tile_model import Caches, choose_sizes, machine_caches
 from .time_tiling_choice import time_loop_problem
 
 #: type of ``time_tile``'s property ``shape`` (any other value is refused when set)

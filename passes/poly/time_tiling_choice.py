@@ -41,7 +41,7 @@ from passman import Module
 from ..cfacts.names import where
 from ..cfacts.sideeffects import variables
 from .dependences import Dependence, Dependences
-from .footprint import box_size, cache_budget, data_footprint, known_parameters
+from .footprint import array_extents, box_size, cache_budget, data_footprint, known_parameters
 from .schedule_check import part_problem
 from .scop import Scop, ScopLoop
 
@@ -76,6 +76,8 @@ TIME_TILINGS = get_args(TimeTilingMode)
 #: values of ``auto_schedule``'s property ``time_tiling_schedule``
 TIME_SCHEDULES = get_args(TimeTilingSchedule)
 
+#: points of a 2-D step's rows from which the transposed layout (``dlt``) is chosen in the cache
+DLT_MIN_ROW = 256
 #: statement instances a part needs (where its sizes are known) for time tiles to pay in
 #: ``auto`` mode: a few model tiles per thread (jacobi-2d's 64x64x128 diamonds hold 2^18)
 MIN_TIME_TILED_WORK = 1 << 18
@@ -88,6 +90,8 @@ class TimeTiling:
     shape: str
     schedule: str
     why: str
+    #: for ``shape="dlt"``: the shape where ``dlt`` refuses (None: ``auto_schedule``'s own path)
+    fallback: str | None = None
 
 
 def part_work(module: Module, part: Scop) -> int | None:
@@ -145,13 +149,29 @@ def choose_time_tiling(
         chosen = "static" if schedule_mode == "auto" else schedule
         return TimeTiling("skewed", chosen, f"{in_place}: skewed time tiles ({data}: {chosen})")
     depth = max(len(s.loops) for s in part.statements) - 1
-    if fits and depth > 1 and schedule_mode == "auto":
-        return None  # in the cache, 2-D and 3-D steps: the coarse-grain path is as fast
+    dlt = f"{steps}: transposed layout, one region, sweeps shared out ({why})"
     if fits and depth == 1 and schedule_mode == "auto":
         # in the cache, a 1-D step runs at the core's speed: time tiles save no memory time, but the
         # transposed layout (DLT) makes its vectors whole (jacobi-1d: 1.34x on one thread)
-        return TimeTiling("dlt", schedule, f"{steps}: transposed layout, one region, sweeps shared out ({why})")
+        return TimeTiling("dlt", schedule, dlt, fallback="diamond")
+    if fits and depth == 2 and schedule_mode == "auto" and (innermost_extent(part, values) or 0) >= DLT_MIN_ROW:
+        # rows long enough for the transposed layout's fixed costs per row (a call, the lanes' ends):
+        # 1.06-1.11x over coarse grain at 500 points, a tie at 400, 0.93 for heat-3d's rows of 80
+        return TimeTiling("dlt", schedule, dlt)
+    if fits and depth > 1 and schedule_mode == "auto":
+        return None  # in the cache, 2-D and 3-D steps: the coarse-grain path is as fast
     return TimeTiling("diamond", schedule, f"{steps}: diamond time tiles ({why})")
+
+
+def innermost_extent(part: Scop, values: dict[str, int]) -> int | None:
+    """The fewest elements the innermost subscript of an array of ``part``'s deepest rank spans (the
+    rows a transposed layout would cut in lanes); None where one is unknown."""
+    extents = array_extents(part, values)
+    rank = max((len(e) for e in extents.values()), default=0)
+    rows = [e[-1] for e in extents.values() if len(e) == rank and rank > 0]
+    if not rows or any(r is None for r in rows):
+        return None
+    return min(rows)
 
 
 def _rectangular_time_loop(part: Scop) -> ScopLoop | None:
