@@ -57,3 +57,21 @@ def same_output(tmp_path: Path, name: str, sizes: int | dict[str, int] | None,
         assert got.returncode == 0, got.stderr
         assert got.stdout == ref.stdout, f"{name} {sizes} with {n} threads"
     return ws
+
+
+def program_same_output(tmp_path: Path, name: str, text: str, function: str,
+                        transform: Callable[[Module], object], opt: str = "-O2",
+                        threads: Sequence[int] = (1, 2, 4)) -> Workspace:  # fmt: skip
+    """The C program ``text`` (file ``name``) with ``function`` transformed, built (``opt``,
+    ``-fopenmp``) and run at each thread count: it must print what the original prints; the workspace."""
+    src = tmp_path / name
+    src.write_text(text)
+    ws = Workspace(src)
+    transform(ws[function])
+    built = ws.build("openmp", tmp_path / "out", opt=opt)
+    ref = reference_output([src])
+    for n in threads:
+        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(n)}, timeout=120)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout == ref.stdout, f"{name} with {n} threads"
+    return ws

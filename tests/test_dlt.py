@@ -17,15 +17,11 @@ Oracles:
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from conftest import CORPUS
-from stencil_runs import STENCILS, same_output
+from stencil_runs import STENCILS, program_same_output, same_output
 
 from passman import PassFailed, Workspace
-from passman.builder import run
-from passman.testing import reference_output
 
 CASES = [
     ("jacobi_1d", None, 2), ("jacobi_1d", 1001, 2), ("jacobi_1d", 7, 3), ("jacobi_1d", 3, 4),
@@ -90,16 +86,10 @@ def test_sub_ranges_uneven_offsets_boundary_updates_and_the_index_after(tmp_path
     # sweeps over [2, n-3) and [5, n-5] with offsets -2..+3, boundary statements through pos(), and
     # the sweep index returned after the time loop; with 9 points, lanes of 2 or 3: offsets that
     # cross more than one lane
-    src = tmp_path / "boundary.c"
-    src.write_text(BOUNDARY.replace("#define N 157", f"#define N {n}"))
-    ws = Workspace(src)
-    ws["kernel"].dlt(vector=vector)
+    ws = program_same_output(tmp_path, "boundary.c", BOUNDARY.replace("#define N 157", f"#define N {n}"),
+                             "kernel", lambda kernel: kernel.dlt(vector=vector), threads=(1,))
     code = ws["kernel"].cu.code
     assert code.count("_dlt_sweep(") >= 2 or code.count("passman_q - ") >= 1, code
-    built = ws.build("openmp", tmp_path / "out", opt="-O2")
-    ref = reference_output([src])
-    got = run(built.binary, env=os.environ, timeout=120)
-    assert got.returncode == 0 and got.stdout == ref.stdout
 
 
 MIXED = """
@@ -146,17 +136,8 @@ int main(void)
 def test_inner_indices_private_decreasing_and_constant_subscripts_keep_the_original_order(tmp_path):
     # the decreasing j loop is no sweep (its j private where the i loop is shared out), a[3] is not
     # along i (that sweep reads pos() in order), B[i][i] is read through pos()
-    src = tmp_path / "mixed.c"
-    src.write_text(MIXED)
-    ws = Workspace(src)
-    ws["kernel"].dlt(parallel=True)
-    code = ws["kernel"].cu.code
-    assert "#pragma omp for schedule(static) private(j)" in code, code
-    built = ws.build("openmp", tmp_path / "out", opt="-O2")
-    ref = reference_output([src])
-    for threads in (1, 2, 4):
-        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=120)
-        assert got.returncode == 0 and got.stdout == ref.stdout, f"{threads} threads"
+    ws = program_same_output(tmp_path, "mixed.c", MIXED, "kernel", lambda kernel: kernel.dlt(parallel=True))
+    assert "#pragma omp for schedule(static) private(j)" in ws["kernel"].cu.code
 
 
 def test_the_layout_is_a_bijection_and_keeps_neighbours_one_vector_apart():

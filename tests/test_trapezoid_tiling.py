@@ -17,7 +17,6 @@ Oracles:
 from __future__ import annotations
 
 import itertools
-import os
 from pathlib import Path
 
 import islpy as isl
@@ -39,11 +38,9 @@ from passman.passes.poly.trapezoid_graph import (
     tile_points,
     timecut,
 )
-from stencil_runs import STENCILS, same_output
+from stencil_runs import STENCILS, program_same_output, same_output
 
 from passman import InvalidInput, PassFailed, Workspace
-from passman.builder import run
-from passman.testing import reference_output
 
 # ------------------------------------------------------------------------ differential
 
@@ -111,15 +108,8 @@ int main(void)
 
 def test_two_statements_of_one_nest_share_a_sub_step(tmp_path):
     # b[i] then c[i] = f(b[i]) at one point of one sub-step: one base case runs them in order
-    src = tmp_path / "two.c"
-    src.write_text(TWO_IN_ONE_NEST)
-    ws = Workspace(src)
-    ws["kernel"].trapezoid_tile(base_steps=2, base_width="4")
-    built = ws.build("openmp", tmp_path / "out", opt="-O2")
-    ref = reference_output([src])
-    for threads in (1, 2, 4):
-        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(threads)}, timeout=120)
-        assert got.returncode == 0 and got.stdout == ref.stdout, f"{threads} threads"
+    program_same_output(tmp_path, "two.c", TWO_IN_ONE_NEST, "kernel",
+                        lambda kernel: kernel.trapezoid_tile(base_steps=2, base_width="4"))
 
 
 def test_jacobi_1d_walk_has_the_golden_key_lines():
