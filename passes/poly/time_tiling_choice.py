@@ -1,6 +1,6 @@
 """Which time loops ``auto_schedule`` gives time tiles (``time_tile``'s), and how: the models.
 
-Three questions per static control part, answered from the measurements of
+Four questions per static control part, answered from the measurements of
 ``benchmarks/results/stencils-2026-11-28.md`` (2 threads, a quiet host, the
 tile-size model of that day):
 
@@ -16,7 +16,14 @@ tile-size model of that day):
 2. Static fronts or tasks? Static out of the cache (the tasks' creation
    order loses the streaming locality of a front: jacobi-2d 2.8x against
    4.9x), tasks in it (1-D: no barrier per front).
-3. A Gauss-Seidel step (in place, uniform dependences:
+3. In the cache, the transposed layout (``dlt``, :mod:`.dlt`: SDSL's DLT,
+   one region, the sweeps shared out) beats both for 1-D steps (jacobi-1d:
+   2.2-2.5x where coarse grain ran 1.7-2.0x and the diamond tasks 1.6-1.8x;
+   diamond tasks where ``dlt`` refuses) and for 2-D steps with rows of
+   :data:`DLT_MIN_ROW` points or more (jacobi-2d, the 9-point, FDTD at
+   400-500 points: 1.0-1.2x over coarse grain); 3-D steps and short rows
+   (heat-3d's 80) keep the coarse-grain path.
+4. A Gauss-Seidel step (in place, uniform dependences:
    :func:`in_place_time_steps`) is not parallel: a diamond is illegal, and
    skewed tiles with static fronts, with the model's short innermost rows,
    ran 3.5-3.7x over gcc -O3 where ``auto_schedule``'s own wavefront ran
