@@ -48,15 +48,7 @@ def same_output(tmp_path: Path, name: str, sizes: int | dict[str, int] | None,
     """Transform the kernel of a sized copy, build it (``opt``, ``-fopenmp``), run it at each thread count
     and assert that it prints what the original prints; the workspace."""
     src = stencil_program(tmp_path, name, sizes)
-    ws = Workspace(src)
-    transform(ws[STENCILS[name][0]])
-    built = ws.build("openmp", tmp_path / "out", opt=opt)
-    ref = reference_output([src])
-    for n in threads:
-        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(n)}, timeout=120)
-        assert got.returncode == 0, got.stderr
-        assert got.stdout == ref.stdout, f"{name} {sizes} with {n} threads"
-    return ws
+    return _runs_as_before(tmp_path, src, STENCILS[name][0], transform, opt, threads, f"{name} {sizes}")
 
 
 def program_same_output(tmp_path: Path, name: str, text: str, function: str,
@@ -66,6 +58,11 @@ def program_same_output(tmp_path: Path, name: str, text: str, function: str,
     ``-fopenmp``) and run at each thread count: it must print what the original prints; the workspace."""
     src = tmp_path / name
     src.write_text(text)
+    return _runs_as_before(tmp_path, src, function, transform, opt, threads, name)
+
+
+def _runs_as_before(tmp_path: Path, src: Path, function: str, transform: Callable[[Module], object], opt: str,
+                    threads: Sequence[int], label: str) -> Workspace:  # fmt: skip
     ws = Workspace(src)
     transform(ws[function])
     built = ws.build("openmp", tmp_path / "out", opt=opt)
@@ -73,5 +70,5 @@ def program_same_output(tmp_path: Path, name: str, text: str, function: str,
     for n in threads:
         got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(n)}, timeout=120)
         assert got.returncode == 0, got.stderr
-        assert got.stdout == ref.stdout, f"{name} with {n} threads"
+        assert got.stdout == ref.stdout, f"{label} with {n} threads"
     return ws
