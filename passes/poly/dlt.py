@@ -191,6 +191,16 @@ def _offset(sub: c_ast.Node, index: str) -> int | None:
     return None
 
 
+def _along(base: c_ast.Node, subs: list[c_ast.Node], index: str, arrays) -> int | None:
+    """``c`` when the chain ``base[subs..]`` is ``X[..][index + c]`` of an array in ``arrays`` whose
+    other subscripts do not read ``index``; None otherwise."""
+    if not (isinstance(base, c_ast.ID) and base.name in arrays):
+        return None
+    if any(isinstance(x, c_ast.ID) and x.name == index for s in subs[:-1] for x in walk(s)):
+        return None
+    return _offset(subs[-1], index)
+
+
 def _header(loop: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, bool] | None:
     """``(j, lo, hi exclusive, declared outside)`` of ``for (j = lo; j < hi; j++)`` (``int j``,
     ``<=``, ``++j``, ``j += 1`` too); None for any other header."""
@@ -288,12 +298,8 @@ class _Plan:
         sweep.offsets, sweep.arrays = {}, set()
         bases: set[int] = set()
         for top, base, subs in _chains(body):
-            if not isinstance(base, c_ast.ID) or base.name not in self.arrays:
-                continue
-            c = _offset(subs[-1], sweep.index)
+            c = _along(base, subs, sweep.index, self.arrays)
             if c is None:
-                continue
-            if any(x.name == sweep.index for s in subs[:-1] for x in walk(s) if isinstance(x, c_ast.ID)):
                 continue
             sweep.offsets[id(top)] = c
             sweep.arrays.add(base.name)
@@ -488,18 +494,13 @@ for (long {p}_r = 0; {p}_r < {v}; {p}_r++) {{
 {f"{sweep.index} = {p}_lo > {p}_hi ? {p}_lo : {p}_hi;" if sweep.outside and not plan.parallel else ""}
 }}"""
     block = _parse_statements(text)[0]
-    offsets = [sweep.offsets[id(top)] for top, _b, _s in _chains(body) if id(top) in sweep.offsets]
 
     def body_copy(lane: bool) -> c_ast.Node:
         out = copy_node(body)
-        k = 0
         for top, base, subs in list(_chains(out)):
-            if not (isinstance(base, c_ast.ID) and base.name in arrays and _offset(subs[-1], sweep.index) is not None
-                    and not any(isinstance(x, c_ast.ID) and x.name == sweep.index
-                                for s in subs[:-1] for x in walk(s))):
+            c = _along(base, subs, sweep.index, arrays)
+            if c is None:
                 continue
-            c = offsets[k]
-            k += 1
             a = arrays[base.name]
             base.name = a.copy
             sub = _lane_pos(c, a.m, v) if lane else _plus(f"{p}_q", c * v)
