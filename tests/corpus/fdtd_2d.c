@@ -17,9 +17,9 @@ static void init_array(int tmax, int nx, int ny)
         fict[i] = (double)i;
     for (i = 0; i < nx; i++)
         for (j = 0; j < ny; j++) {
-            ex[i][j] = ((double)i * (j + 1)) / nx;
-            ey[i][j] = ((double)i * (j + 2)) / ny;
-            hz[i][j] = ((double)i * (j + 3)) / nx;
+            ex[i][j] = (double)((i * 13 + j * 7 + 1) % 11) / 11.0;
+            ey[i][j] = (double)((i * 5 + j * 17 + 2) % 13) / 13.0;
+            hz[i][j] = (double)((i * 19 + j * 3 + 3) % 7) / 7.0;
         }
 }
 
@@ -51,10 +51,10 @@ int main(void)
     kernel_fdtd_2d(TMAX, NX, NY, ex, ey, hz, fict);
     for (i = 0; i < NX; i++)
         for (j = 0; j < NY; j++) {
-            sx += ex[i][j];
-            sy += ey[i][j];
-            sz += hz[i][j];
+            sx += ex[i][j] * (1 + (i + j) % 5);
+            sy += ey[i][j] * (1 + (i + 2 * j) % 5);
+            sz += hz[i][j] * (1 + (2 * i + j) % 5);
         }
-    printf("%.6e %.6e %.6e\n", sx / (NX * NY), sy / (NX * NY), sz / (NX * NY));
+    printf("%.10e %.10e %.10e\n", sx / (NX * NY), sy / (NX * NY), sz / (NX * NY));
     return 0;
 }

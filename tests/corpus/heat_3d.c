@@ -45,7 +45,7 @@ int main(void)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
             for (int k = 0; k < N; k++)
-                s += A[i][j][k];
-    printf("%.6f\n", s / (N * N * N));
+                s += A[i][j][k] * (1 + (i + 2 * j + 3 * k) % 7);
+    printf("%.10e\n", s / (N * N * N));
     return 0;
 }
