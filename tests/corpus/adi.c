@@ -10,7 +10,7 @@ static void init_array(int n, double u[n][n])
 {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            u[i][j] = (double)(i + n - j) / n;
+            u[i][j] = (double)((i * 37 + j * 11 + 3) % 17) / 17.0;
 }
 
 static void kernel_adi(int tsteps, int n, double u[n][n], double v[n][n],
@@ -81,7 +81,7 @@ int main(void)
     for (int i = 0; i < N; i++)
         for (int j = 0; j < N; j++)
             s += u[i][j] * (double)(i % 7 + 1);
-    printf("%.6e\n", s / (N * N));
+    printf("%.10e\n", s / (N * N));
     free(u);
     free(v);
     free(p);
