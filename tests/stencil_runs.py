@@ -2,7 +2,8 @@
 
 A copy of a corpus stencil with its ``#define`` sizes rewritten, a
 transformation of its kernel, then the transformed program built by the
-OpenMP backend and run at several thread counts: each run must print
+OpenMP backend and run at several thread counts (and at the most, linked
+with the race amplifier of :mod:`passman.jitter`): each run must print
 exactly what the original prints (time tilings keep every point's
 expression and inputs, so bit-identical output is the oracle).
 """
@@ -17,7 +18,8 @@ from pathlib import Path
 from conftest import CORPUS
 
 from passman import Module, Workspace
-from passman.builder import run
+from passman.builder import compile, run
+from passman.jitter import jitter_env, jittered
 from passman.testing import reference_output
 
 #: corpus stencil -> (kernel function, the #define of its space extent)
@@ -63,12 +65,18 @@ def program_same_output(tmp_path: Path, name: str, text: str, function: str,
 
 def _runs_as_before(tmp_path: Path, src: Path, function: str, transform: Callable[[Module], object], opt: str,
                     threads: Sequence[int], label: str) -> Workspace:  # fmt: skip
+    """... and once more at the most threads, linked with the race amplifier (passman.jitter)."""
     ws = Workspace(src)
     transform(ws[function])
-    built = ws.build("openmp", tmp_path / "out", opt=opt)
+    plan = ws.render("openmp", tmp_path / "out", opt=opt)
+    built = compile(plan, tmp_path / "out")
+    amplified = compile(jittered(plan), tmp_path / "out")
     ref = reference_output([src])
-    for n in threads:
-        got = run(built.binary, env={**os.environ, "OMP_NUM_THREADS": str(n)}, timeout=120)
+    runs = [(n, built.binary, {}) for n in threads]
+    if max(threads) > 1:
+        runs.append((max(threads), amplified.binary, jitter_env(seed=len(label))))
+    for n, binary, extra in runs:
+        got = run(binary, env={**os.environ, **extra, "OMP_NUM_THREADS": str(n)}, timeout=120)
         assert got.returncode == 0, got.stderr
-        assert got.stdout == ref.stdout, f"{label} with {n} threads"
+        assert got.stdout == ref.stdout, f"{label} with {n} threads{' (jittered)' if extra else ''}"
     return ws

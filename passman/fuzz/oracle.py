@@ -10,7 +10,9 @@ reference. Passman then transforms it, in one of two modes:
 
 The transformed program is compiled with ``gcc -O1 -fopenmp`` (threads from
 its first region on: ``-DPASSMAN_THREADS_AFTER=0``) and run with
-``OMP_NUM_THREADS`` 1, 2 and 4. Outputs are compared number by number with
+``OMP_NUM_THREADS`` 1, 2 and 4, then once more at 4 threads linked with the
+race amplifier of :mod:`passman.jitter` (random delays where threads start
+work: a missing task edge or barrier shows on two cores). Outputs are compared number by number with
 a relative tolerance of :data:`RTOL` (1e-9; absolute :data:`ATOL` near
 zero), the text between numbers exactly: a parallel floating-point
 reduction may be reassociated, which changes the last bits of a sum and
@@ -39,11 +41,13 @@ import shlex
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..builder import BuildPlan, RunResult, SourceFile, compile, run
+from ..jitter import jitter_env, jittered
 from ..testing import outputs_match
 from . import warm
 from .steps import Step
@@ -51,6 +55,8 @@ from .steps import Step
 RTOL = 1e-9
 ATOL = 1e-12
 THREADS = (1, 2, 4)
+#: threads of the run linked with the race amplifier (passman.jitter)
+JITTER_THREADS = 4
 KINDS = ("same", "refused", "wrong", "traceback", "compile_error", "timeout", "crash", "invalid")
 #: the kinds that are bugs (in passman, or in the fuzzer for ``invalid``)
 FAILURES = KINDS[2:]
@@ -90,8 +96,9 @@ class Verdict:
         return f"traceback:{self.detail.split(':')[0]}"
 
 
-def _compile(sources: Sequence[Path], build: Path, openmp: bool) -> tuple[Path | None, str]:
-    """Compile ``sources`` with ``gcc -O1`` (and ``-fopenmp``); the binary or the compiler's errors."""
+def _compile(sources: Sequence[Path], build: Path, openmp: bool, jitter: bool = False) -> tuple[Path | None, str]:
+    """Compile ``sources`` with ``gcc -O1`` (and ``-fopenmp``, and the race amplifier with ``jitter``);
+    the binary or the compiler's errors."""
     # threads from the first region on, however short the run (guard_team_start's macro): races show
     flags = ["-O1", "-fopenmp", "-DPASSMAN_THREADS_AFTER=0"] if openmp else ["-O1"]
     cpp = ["-I", str(sources[0].parent)] if sources else []
@@ -103,12 +110,12 @@ def _compile(sources: Sequence[Path], build: Path, openmp: bool) -> tuple[Path |
         ldflags=["-fopenmp"] if openmp else [],
         libs=["-lm"],
     )
-    result = compile(plan, build, check=False, jobs=1)
+    result = compile(jittered(plan) if jitter else plan, build, check=False, jobs=1)
     return result.binary, result.stderr
 
 
-def _run(binary: Path, threads: int | None = None) -> RunResult:
-    env = dict(os.environ)
+def _run(binary: Path, threads: int | None = None, extra: dict[str, str] | None = None) -> RunResult:
+    env = {**os.environ, **(extra or {})}
     if threads is not None:
         env["OMP_NUM_THREADS"] = str(threads)
     return run(binary, env=env, timeout=RUN_LIMIT)
@@ -141,6 +148,17 @@ def _compare(reference: RunResult, sources: list[Path], build: Path) -> tuple[st
             return "crash", f"exit status {got.returncode} with {threads} threads: {got.stderr[:300]}"
         if not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
             return "wrong", f"{threads} threads: {first_difference(reference.stdout, got.stdout)}"
+    binary, errors = _compile(sources, build, openmp=True, jitter=True)
+    if binary is None:
+        return "compile_error", f"with the race amplifier (passman.jitter): {errors[:300]}"
+    got = _run(binary, JITTER_THREADS, jitter_env(seed=zlib.crc32(sources[0].read_bytes())))
+    where = f"{JITTER_THREADS} threads, race amplifier (passman.jitter)"
+    if got.timed_out:
+        return "timeout", f"the transformed program ran past {RUN_LIMIT:g} s ({where})"
+    if got.returncode != 0:
+        return "crash", f"exit status {got.returncode} ({where}): {got.stderr[:300]}"
+    if not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
+        return "wrong", f"{where}: {first_difference(reference.stdout, got.stdout)}"
     return "same", ""
 
 
