@@ -11,6 +11,9 @@ Oracles:
   tasks or barrier fronts, several tile and problem sizes), prints exactly
   what the original prints with OMP_NUM_THREADS 1, 2 and 4 (tiling keeps
   every point's expression and inputs: bit-identical);
+* storage folding (Freitag's digest §5.3): a shift-only stencil on
+  ``A[t % 2]`` has the folded buffers' anti-dependences among its
+  dependences, and prints the same through every shape;
 * refusals: not a time loop, a diamond Gauss-Seidel, bad options; the
   function is unchanged.
 """
@@ -34,7 +37,7 @@ from passman.passes.poly.tile_graph import (
     tile_graph,
 )
 from passman.passes.poly.tile_model import Caches, choose_sizes, footprint, machine_caches
-from stencil_runs import STENCILS, same_output
+from stencil_runs import STENCILS, program_same_output, same_output
 
 from passman import InvalidInput, PassFailed, Workspace
 
@@ -318,6 +321,58 @@ def test_the_diamond_of_jacobi_1d_needs_no_diagonal_task_edge():
     ws["kernel_jacobi_1d"].time_tile(shape="diamond", schedule="tasks", tile_sizes="16")
     pragma = next(line for line in ws["kernel_jacobi_1d"].code.splitlines() if "omp task" in line)
     assert pragma.count("passman_tiles[") == 3  # two predecessors, the tile itself
+
+
+# ------------------------------------------------------------------------ storage folding (§5.3)
+
+#: a shift-only stencil on two buffers A[t % 2] (Freitag's digest §5.3: with flow dependences alone, a
+#: tiling of it is wrong; its rough start keeps half its amplitude over the 40 steps, so a value from
+#: the wrong step shows)
+FOLDED = """#include <stdio.h>
+#define T 40
+#define N 600
+double A[2][N];
+static void kernel(int tsteps, int n, double a[2][n])
+{
+    int t, i;
+    for (t = 0; t < tsteps; t++)
+        for (i = 1; i < n - 1; i++)
+            a[(t + 1) % 2][i] = 0.6 * a[t % 2][i - 1] + 0.4 * a[t % 2][i];
+}
+int main(void)
+{
+    for (int i = 0; i < N; i++)
+        A[0][i] = A[1][i] = (double)((i * 37 + 11) % 17) / 17.0;
+    kernel(T, N, A);
+    double s = 0;
+    for (int i = 0; i < N; i++)
+        s += A[T % 2][i] * (i % 7 + 1) + A[(T + 1) % 2][i];
+    printf("%.12e\\n", s);
+    return 0;
+}
+"""
+
+
+def test_the_folded_buffers_anti_dependences_are_among_the_dependences(tmp_path):
+    src = tmp_path / "folded.c"
+    src.write_text(FOLDED)
+    deps = Workspace(src)["kernel"].resource("dependences").all
+    got = {(d.kind, d.vector) for d in deps if d.is_direct}
+    assert ("anti", (1, -1)) in got  # the read of a[t % 2][i - 1] before step t + 1 overwrites it
+    assert {("flow", (1, 0)), ("flow", (1, 1))} <= got
+
+
+@pytest.mark.parametrize("transform", [
+    lambda m: m.time_tile(shape="diamond", schedule="tasks", tile_sizes="8,16"),
+    lambda m: m.time_tile(shape="diamond", schedule="static", tile_sizes="8,16"),
+    lambda m: m.time_tile(shape="skewed", schedule="tasks", tile_sizes="8,16"),
+    lambda m: m.time_tile(shape="split", schedule="tasks", tile_sizes="4,24,4"),
+    lambda m: m.trapezoid_tile(base_steps=4, base_width="16"),
+    lambda m: m.dlt(parallel=True),
+], ids=["diamond-tasks", "diamond-static", "skewed-tasks", "split-tasks", "trapezoid", "dlt"])  # fmt: skip
+def test_a_storage_folded_shift_stencil_prints_the_same_through_every_shape(tmp_path, transform):
+    ws = program_same_output(tmp_path, "folded.c", FOLDED, "kernel", transform)
+    assert "#pragma omp" in ws["kernel"].code or any("trapezoid" in n for n in ws.function_names())
 
 
 # ------------------------------------------------------------------------ refusals
