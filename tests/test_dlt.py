@@ -92,6 +92,15 @@ def test_sub_ranges_uneven_offsets_boundary_updates_and_the_index_after(tmp_path
     assert code.count("_dlt_sweep(") >= 2 or code.count("passman_q - ") >= 1, code
 
 
+def test_other_counted_spellings_of_a_sweep_are_transposed(tmp_path):
+    # `N - 3 > i`, `i = i + 1`, `i = 1 + i`, `i <= N - 6`: the spellings of counted_header, all OpenMP's
+    text = (BOUNDARY.replace("for (i = 2; i < N - 3; i++)", "for (i = 2; N - 3 > i; i = i + 1)")
+            .replace("for (i = 5; i <= N - 6; i++)", "for (i = 5; N - 6 >= i; i = 1 + i)"))
+    assert "N - 3 > i" in text and "i = 1 + i" in text
+    ws = program_same_output(tmp_path, "spellings.c", text, "kernel", lambda k: k.dlt(vector=2))
+    assert ws["kernel"].cu.code.count("_dlt_sweep") >= 2
+
+
 MIXED = """
 #include <stdio.h>
 #define T 13

@@ -1,5 +1,5 @@
-"""Counted loops ``for (i = lb; i < ub; i += s)``: recognition (:func:`counted_loop`, the accepted
-spellings), invariant bounds, body copies with the index substituted; the refusal helper
+"""Counted loops ``for (i = lb; i < ub; i += s)``: recognition (:func:`counted_header` of a ``for``
+node, :func:`counted_loop` of a labelled loop; the accepted spellings), invariant bounds, body copies with the index substituted; the refusal helper
 of the loop transformations (:func:`refuse`).
 """
 
@@ -101,18 +101,33 @@ def _step(nxt: c_ast.Node | None, index: str) -> c_ast.Node | int | None:
     return None
 
 
-def counted_loop(loop: Loop, verb: str) -> CountedLoop:
-    """Read ``loop`` as a counted loop, or refuse (``verb``: "cannot unroll" ...).
+class NotCounted(Exception):
+    """Why a ``for`` header is not a counted loop's (the words of the refusal)."""
+
+
+@dataclass(frozen=True)
+class CountedHeader:
+    """``for (i = lb; i < ub; i += step)`` read from a header (see :func:`counted_header`)."""
+
+    index: str
+    #: the declaration in ``for (int i = lb; ...)``, None when the index is declared outside
+    index_decl: c_ast.Decl | None
+    lb: c_ast.Node
+    #: exclusive upper bound, simplified (``i <= n`` gives ``n + 1``)
+    ub: c_ast.Node
+    step: int
+    #: the bound as written in the condition
+    ub_source: c_ast.Node
+
+
+def counted_header(f: c_ast.For) -> CountedHeader:
+    """Read the header of ``f`` as a counted loop's, or raise :class:`NotCounted` with the reason.
 
     Accepted: init ``i = lb`` or ``T i = lb``; condition ``i < ub``,
     ``i <= ub``, ``ub > i`` or ``ub >= i``; increment ``i++``, ``++i``,
-    ``i += c``, ``i = i + c`` or ``i = c + i`` with a positive constant ``c``.
+    ``i += c``, ``i = i + c`` or ``i = c + i`` with a positive constant ``c``;
+    bounds that do not use ``i``. These are all canonical loop forms of OpenMP.
     """
-    f = loop.node
-
-    def fail(what: str) -> PassFailed:
-        return refuse(loop, f"{verb}: {what}")
-
     decl = None
     match f.init:
         case c_ast.DeclList(decls=[c_ast.Decl(init=init) as decl]) if init is not None and not isinstance(
@@ -122,17 +137,17 @@ def counted_loop(loop: Loop, verb: str) -> CountedLoop:
         case c_ast.Assignment(op="=", lvalue=c_ast.ID(name=index), rvalue=lb):
             pass
         case None:
-            raise fail("it has no initialization 'i = lb'")
+            raise NotCounted("it has no initialization 'i = lb'")
         case _:
-            raise fail(f"initialization '{to_c(f.init)}' is not 'i = lb' or 'int i = lb'")
+            raise NotCounted(f"initialization '{to_c(f.init)}' is not 'i = lb' or 'int i = lb'")
     step = _step(f.next, index)
     if step is None:
         what = to_c(f.next) if f.next is not None else "nothing"
-        raise fail(f"increment '{what}' is not {index}++, {index} += c or {index} = {index} + c")
+        raise NotCounted(f"increment '{what}' is not {index}++, {index} += c or {index} = {index} + c")
     if isinstance(step, c_ast.Node):
-        raise fail(f"step {to_c(step)} of {index} is not a constant")
+        raise NotCounted(f"step {to_c(step)} of {index} is not a constant")
     if step <= 0:
-        raise fail(f"step {step} of {index} is not positive")
+        raise NotCounted(f"step {step} of {index} is not positive")
     match f.cond:
         case c_ast.BinaryOp(op="<" | "<=") if _is_index(f.cond.left, index):
             ub, inclusive = f.cond.right, f.cond.op == "<="
@@ -140,12 +155,22 @@ def counted_loop(loop: Loop, verb: str) -> CountedLoop:
             ub, inclusive = f.cond.left, f.cond.op == ">="
         case _:
             cond = to_c(f.cond) if f.cond is not None else "none"
-            raise fail(f"condition '{cond}' is not {index} < ub or {index} <= ub")
+            raise NotCounted(f"condition '{cond}' is not {index} < ub or {index} <= ub")
     for what, e in (("lower bound", lb), ("upper bound", ub)):
         if any(v.name == index for v in variables(e)):
-            raise fail(f"{what} {to_c(e)} uses the index {index}")
+            raise NotCounted(f"{what} {to_c(e)} uses the index {index}")
     exclusive = simplify(c_ast.BinaryOp("+", copy_node(ub), make_int(1)) if inclusive else ub)
-    return CountedLoop(loop, f, index, decl, lb, exclusive, step, ub)
+    return CountedHeader(index, decl, lb, exclusive, step, ub)
+
+
+def counted_loop(loop: Loop, verb: str) -> CountedLoop:
+    """Read ``loop`` as a counted loop (the spellings of :func:`counted_header`), or refuse
+    (``verb``: "cannot unroll" ...)."""
+    try:
+        h = counted_header(loop.node)
+    except NotCounted as why:
+        raise refuse(loop, f"{verb}: {why}") from None
+    return CountedLoop(loop, loop.node, h.index, h.index_decl, h.lb, h.ub, h.step, h.ub_source)
 
 
 def check_invariant_bounds(cl: CountedLoop, verb: str) -> NameTable:

@@ -107,6 +107,7 @@ from ..cfacts.names import (
     where,
 )
 from ..cfacts.sideeffects import PURE_LIBM, writes
+from ..loops.counted import NotCounted, counted_header
 from .c_expr import dim_bounds_to_c, set_to_c
 from .codegen import replace_part
 from .dependences import Dependence, Dependences
@@ -202,28 +203,14 @@ def _along(base: c_ast.Node, subs: list[c_ast.Node], index: str, arrays) -> int 
 
 
 def _header(loop: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, bool] | None:
-    """``(j, lo, hi exclusive, declared outside)`` of ``for (j = lo; j < hi; j++)`` (``int j``,
-    ``<=``, ``++j``, ``j += 1`` too); None for any other header."""
-    match loop.init:
-        case c_ast.DeclList(decls=[c_ast.Decl(name=index, init=lo)]) if lo is not None:
-            outside = False
-        case c_ast.Assignment(op="=", lvalue=c_ast.ID(name=index), rvalue=lo):
-            outside = True
-        case _:
-            return None
-    match loop.next:
-        case c_ast.UnaryOp(op="p++" | "++", expr=c_ast.ID(name=n)) if n == index:
-            pass
-        case c_ast.Assignment(op="+=", lvalue=c_ast.ID(name=n), rvalue=r) if n == index and int_value(r) == 1:
-            pass
-        case _:
-            return None
-    match loop.cond:
-        case c_ast.BinaryOp(op="<" | "<=", left=c_ast.ID(name=n), right=hi) if n == index:
-            if loop.cond.op == "<=":
-                hi = c_ast.BinaryOp("+", copy_node(hi), c_ast.Constant("int", "1"))
-            return index, lo, hi, outside
-    return None
+    """``(j, lo, hi exclusive, declared outside)`` of a counted loop of step 1 (the spellings of
+    :func:`~passman.passes.loops.counted.counted_header`, all canonical for OpenMP); None for any
+    other header."""
+    try:
+        h = counted_header(loop)
+    except NotCounted:
+        return None
+    return (h.index, h.lb, h.ub, h.index_decl is None) if h.step == 1 else None
 
 
 class _Plan:
