@@ -34,6 +34,10 @@ sizes rewritten is built these ways:
   Gauss-Seidel is refused: FAILED);
 * ``split-tasks``: the same tiles as OpenMP tasks on their tile dependence
   graph (Freitag's "opt-split");
+* ``balanced-static``, ``balanced-tasks``: ``time_tile(shape="balanced")``:
+  Di's tiles (Algorithm 4.1's hyperplanes: the outermost point loop carries
+  every self dependence, the innermost is a vector loop), barrier fronts or
+  tasks (FDTD, whose statements have two depths, is refused: FAILED);
 * ``trapezoid``: ``trapezoid_tile()``: Pochoir's recursive trapezoidal walk
   (hyperspace cuts, pieces of a level as OpenMP tasks, default thresholds;
   Gauss-Seidel is refused: FAILED);
@@ -91,7 +95,7 @@ STENCILS: dict[str, tuple[str, dict[str, int], dict[str, int]]] = {
 }
 
 VARIANTS = ("gcc", "coarse", "recipe", "wavefront", "tile-static", "tile-tasks", "split-static", "split-tasks",
-            "trapezoid", "dlt", "polly")
+            "balanced-static", "balanced-tasks", "trapezoid", "dlt", "polly")
 #: the split shape of a kernel (hybrid split tiling for two space dimensions or more)
 SPLIT_SHAPES = {"jacobi_1d": "split"}
 
@@ -137,6 +141,9 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
                                         shape=SPLIT_SHAPES.get(name, "hybrid"), tile_sizes=args.split_sizes)
         elif v == "trapezoid":
             built[v] = build_in_process(src, folder / v, function, "trapezoid_tile")
+        elif v in ("balanced-static", "balanced-tasks"):
+            built[v] = build_in_process(src, folder / v, function, "time_tile", schedule=v.split("-")[1],
+                                        shape="balanced", tile_sizes=args.tile_sizes)
         elif v == "dlt":
             built[v] = build_in_process(src, folder / v, function, "dlt", parallel=True)
         elif v == "polly":
@@ -163,7 +170,8 @@ def bench(name: str, sizes: dict[str, int], folder: Path, args: argparse.Namespa
 
 def table(rows: dict[tuple[str, str], dict[str, Measure]], variants: list[str]) -> str:
     """Markdown: gcc median, speed-up of each variant over gcc, best tiling over coarse."""
-    tilings = [v for v in variants if v.startswith(("tile", "split")) or v in ("wavefront", "recipe", "trapezoid", "dlt")]
+    tilings = [v for v in variants if v.startswith(("tile", "split", "balanced"))
+               or v in ("wavefront", "recipe", "trapezoid", "dlt")]
     head = ["kernel", "size", "gcc s"] + [f"{v} x" for v in variants if v != "gcc"] + ["best tiling / coarse"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     ratios: dict[str, list[float]] = {}
