@@ -111,6 +111,15 @@ def to_c(
     return printer.render(node)
 
 
+def to_c_operand(node: c_ast.Node) -> str:
+    """``node`` printed for splicing into the text of a larger expression: in parentheses unless it
+    binds as tightly as a postfix expression (a name, a constant, an element, a call, a member).
+    ``f"i < {to_c(hi)}"`` with ``hi`` ``a > b ? a : b`` reads ``(i < a > b) ? a : b``;
+    ``f"i < {to_c_operand(hi)}"`` means what it says."""
+    text = to_c(node)
+    return text if CPrinter._prec(node) >= _POSTFIX else f"({text})"
+
+
 class CPrinter(CGenerator):
     """Human-style C generator; see the module docstring for the style.
 

@@ -31,6 +31,7 @@ def test_the_generator_draws_every_form_and_step():
     assert any("[j]" in t for t in texts) and any("[j]" not in t for t in texts)  # 1-D and 2-D
     assert any("B[i" in t.split("for (int t")[1].split("int main")[0] for t in texts)  # two-array steps
     assert any(t.count("for (int i = 2") == 2 for t in texts)  # two nests a step
+    assert any("A[(t + 1) % 2][i] = " in t and "double A[2][n]" in t for t in texts)  # storage folded on 2
     drawn = {(s.name, tuple(sorted(s.kwargs.items()))[:2]) for seed in range(200) for s in stencil_steps(seed)[:1]}
     assert {name for name, _ in STEPS} <= {name for name, _ in drawn}
     assert generate_stencil(5) == generate_stencil(5)

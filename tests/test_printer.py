@@ -14,7 +14,7 @@ from pycparser import c_ast, c_parser
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from passman.printer import CPrinter, to_c  # noqa: E402
+from passman.printer import CPrinter, to_c, to_c_operand  # noqa: E402
 
 GCC = shutil.which("gcc")
 needs_gcc = pytest.mark.skipif(GCC is None, reason="gcc not available")
@@ -967,3 +967,14 @@ def test_hidden_loop_labels_give_valid_openmp(tmp_path: Path):
     out = to_c(parse(src), hidden_labels={"l0", "l1"}, label_comments=True)
     assert "    #pragma omp parallel for\n    // loop l0\n    for (i = 0;" in out
     assert _compile_and_run(out, tmp_path, "omp", openmp=True) == "2475.0\n"
+
+
+def test_an_operand_spliced_into_text_keeps_its_meaning():
+    # a bound printed bare into "x <= HI" (eliminate_false_dependences's copy loop, 2026-11-28) turned
+    # "x <= (t >= 2 ? 1 : t - t % 2)" into "(x <= t) >= 2 ? 1 : ...": a loop that never ended
+    decls = c_parser.CParser().parse(
+        "int a = t >= 2 ? 1 : t - t % 2; int b = n - 1; int c = A[i][j]; int d = f(3); int e = -k; int g = x;").ext
+    assert [to_c_operand(d.init) for d in decls] == ["(t >= 2 ? 1 : t - t % 2)", "(n - 1)", "A[i][j]", "f(3)", "(-k)", "x"]
+    loop = c_parser.CParser().parse(f"void f(int t) {{ for (long x = 0; x <= {to_c_operand(decls[0].init)}; x++) ; }}")
+    cond = loop.ext[0].body.block_items[0].cond
+    assert cond.op == "<=" and type(cond.right).__name__ == "TernaryOp"

@@ -21,7 +21,7 @@ from pycparser import c_ast, c_parser
 
 from passman import Module, PassFailed, transformation
 from passman.astutil import copy_node, walk
-from passman.printer import to_c
+from passman.printer import to_c_operand
 
 from ..cfacts.names import file_scope, names_in_scope, pointer_declaration, resolve_names, where
 from .affine import ctx
@@ -75,7 +75,8 @@ def _footprint_loop(part: Scop, read, copy: str, stmt) -> c_ast.Node:
             low, high = image.dim_min(k), image.dim_max(k)
         except isl.Error:
             raise PassFailed(f"{where(read.node)}: no bounds of the elements {read.text} reads") from None
-        bounds.append((to_c(conv.expr(build.expr_from_pw_aff(low))), to_c(conv.expr(build.expr_from_pw_aff(high)))))
+        bounds.append((to_c_operand(conv.expr(build.expr_from_pw_aff(low))),
+                       to_c_operand(conv.expr(build.expr_from_pw_aff(high)))))
     ref = "".join(f"[{n}]" for n in names)
     text = f"{copy}{ref} = {read.var}{ref};"
     for n, (lo, hi) in reversed(list(zip(names, bounds))):

@@ -95,7 +95,7 @@ from pycparser import c_ast, c_parser
 
 from passman import Module, PassFailed, transformation
 from passman.astutil import copy_node, parent_map, replace_child, walk
-from passman.printer import to_c
+from passman.printer import to_c, to_c_operand
 
 from ..cfacts.folding import int_value
 from ..cfacts.names import (
@@ -441,7 +441,7 @@ def _copy_loops(plan: _Plan, a: _Array, s: isl.Set | None, back: bool) -> list[c
         lo, hi = dim_bounds_to_c(s, k, names)
         if lo is None or hi is None:
             raise PassFailed(f"{plan.where}: the elements of {a.info.var} the time loop touches are unbounded")
-        bounds.append((to_c(lo), to_c(hi)))
+        bounds.append((to_c_operand(lo), to_c_operand(hi)))
     for k, (lo, hi) in enumerate(bounds):
         x = f"{PREFIX}_x{k}"
         iters.append(x)
@@ -462,7 +462,7 @@ def _rewrite_sweep(plan: _Plan, sweep: _Sweep) -> c_ast.Node:
     cmax = max([0, *sweep.offsets.values()])
     p = PREFIX
     text = f"""{{
-long {p}_lo = {to_c(sweep.lo)}, {p}_hi = {to_c(sweep.hi)};
+long {p}_lo = {to_c_operand(sweep.lo)}, {p}_hi = {to_c_operand(sweep.hi)};
 long {p}_klo = {p}_lo > {-cmin} ? {p}_lo : {-cmin};
 long {p}_khi = {p}_hi - {v - 1} * {m} < {m} - {cmax} ? {p}_hi - {v - 1} * {m} : {m} - {cmax};
 {p}_vector_part;
@@ -620,12 +620,12 @@ def _parallel_region(plan: _Plan, time: c_ast.For, blocks: set[int]) -> c_ast.No
     for n in walk(c_ast.Compound(out, coord)):
         if isinstance(n, c_ast.ID) and n.name == index:
             n.name = t
-    text = f"for (long {t} = {to_c(lo)}; {t} < {to_c(hi)}; {t}++) {{ }}"
+    text = f"for (long {t} = {to_c_operand(lo)}; {t} < {to_c_operand(hi)}; {t}++) {{ }}"
     loop = _parse_statements(text)[0]
     loop.stmt.block_items = out
     region = [c_ast.Pragma("omp parallel", coord), loop]
     if outside:
-        region += _parse_statements(f"{index} = {to_c(lo)} > {to_c(hi)} ? {to_c(lo)} : {to_c(hi)};")
+        region += _parse_statements(f"{index} = {to_c_operand(lo)} > {to_c_operand(hi)} ? {to_c_operand(lo)} : {to_c_operand(hi)};")
     block = c_ast.Compound(region, coord)
     _set_coords(block, coord)
     return block

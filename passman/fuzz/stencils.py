@@ -13,7 +13,10 @@ one writes only stencils, drawn from a seed::
     }
 
 (random neighbour offsets in ``[-2, 2]``, in-place or two-array updates,
-one or two statements a step, random sizes), and one or two transformation
+one or two statements a step, random sizes; one program in five instead
+folds its storage on two buffers, ``A[(t + 1) % 2][i] = f(A[t % 2][i + o])``,
+whose anti-dependences a tiling must keep, asymmetric offsets included:
+Freitag's digest §5.3), and one or two transformation
 steps (``time_tile`` with a random shape, schedule and tile sizes,
 ``trapezoid_tile``, ``dlt`` (sequential or one region), ``eliminate_false_dependences``
 then balanced tiles,
@@ -92,6 +95,13 @@ def generate_stencil(seed: int) -> str:
         body.append(f"{_ref('A', names, (0,) * dims)} = {round(0.9 / len(back), 4)} * ("
                     + " + ".join(_ref("B", names, o) for o in back) + ");")
     two_nests = len(body) == 2 and rng.random() < 0.7
+    # drawn from a stream of its own: the other seeds keep their programs
+    folded = random.Random(f"stencil-fold:{seed}").random() < 0.2
+    if folded:
+        fold = "[2]" + shape
+        rhs = " + ".join(_ref("A[t % 2]", names, o) for o in terms)
+        body = [f"{_ref('A[(t + 1) % 2]', names, (0,) * dims)} = {weight} * ({rhs}) + 0.01;"]
+        two_nests = False
 
     def nest(stmts: list[str], indent: str) -> str:
         text = ""
@@ -104,17 +114,22 @@ def generate_stencil(seed: int) -> str:
 
     loops = (nest([body[0]], "        ") + nest([body[1]], "        ")) if two_nests else nest(body, "        ")
     decl = "[N]" * dims
+    a_decl, a_shape = ("[2]" + decl, fold) if folded else (decl, shape)
+    a_init = "[0]" if folded else ""
     init_idx = "".join(f"[{x}]" for x in names)
     init_loops = "".join(f"{'    ' * (k + 1)}for (int {x} = 0; {x} < N; {x}++)\n" for k, x in enumerate(names))
     pad = "    " * (dims + 1)
+    fold_init = f", A[1]{init_idx} = 0.25" if folded else ""
+    a_last = "[TSTEPS % 2]" if folded else ""
+    fold_sum = f" + A[(TSTEPS + 1) % 2]{init_idx}" if folded else ""
     weights = " + ".join(f"{3 + 2 * k} * {x}" for k, x in enumerate(names))
     return f"""#include <stdio.h>
 #define N {n}
 #define TSTEPS {tsteps}
-static double A{decl};
+static double A{a_decl};
 static double B{decl};
 
-static void {KERNEL}(int tsteps, int n, double A{shape}, double B{shape})
+static void {KERNEL}(int tsteps, int n, double A{a_shape}, double B{shape})
 {{
     for (int t = 0; t < tsteps; t++) {{
 {loops}    }}
@@ -122,10 +137,10 @@ static void {KERNEL}(int tsteps, int n, double A{shape}, double B{shape})
 
 int main(void)
 {{
-{init_loops}{pad}A{init_idx} = (({weights}) % 13) * 0.125 + 1.0, B{init_idx} = 0.5;
+{init_loops}{pad}A{a_init}{init_idx} = (({weights}) % 13) * 0.125 + 1.0, B{init_idx} = 0.5{fold_init};
     {KERNEL}(TSTEPS, N, A, B);
     double s = 0.0;
-{init_loops}{pad}s += A{init_idx} * (({weights}) % 7 + 1) + B{init_idx};
+{init_loops}{pad}s += A{a_last}{init_idx} * (({weights}) % 7 + 1) + B{init_idx}{fold_sum};
     printf("%.10e\\n", s);
     return 0;
 }}
