@@ -29,9 +29,12 @@ def test_programs_are_valid_c_that_print_a_checksum(tmp_path, seed):
 def test_the_generator_draws_every_form_and_step():
     texts = [generate_stencil(s) for s in range(60)]
     assert any("[j]" in t for t in texts) and any("[j]" not in t for t in texts)  # 1-D and 2-D
-    assert any("B[i" in t.split("for (int t")[1].split("int main")[0] for t in texts)  # two-array steps
+    assert any("B[i" in t.split("static void kernel")[1].split("int main")[0].split(") {")[1]
+               for t in texts)  # two-array steps
     assert any(t.count("for (int i = 2") == 2 for t in texts)  # two nests a step
     assert any("A[(t + 1) % 2][i] = " in t and "double A[2][n]" in t for t in texts)  # storage folded on 2
+    assert any("    int t, i" in t and "for (t = " in t for t in texts)  # indices declared at the top
+    assert any("n - 2 > " in t or "n - 3 >= " in t for t in texts) and any("= i + 1)" in t for t in texts)
     drawn = {(s.name, tuple(sorted(s.kwargs.items()))[:2]) for seed in range(200) for s in stencil_steps(seed)[:1]}
     assert {name for name, _ in STEPS} <= {name for name, _ in drawn}
     assert generate_stencil(5) == generate_stencil(5)

@@ -16,7 +16,9 @@ one writes only stencils, drawn from a seed::
 one or two statements a step, random sizes; one program in five instead
 folds its storage on two buffers, ``A[(t + 1) % 2][i] = f(A[t % 2][i + o])``,
 whose anti-dependences a tiling must keep, asymmetric offsets included:
-Freitag's digest §5.3), and one or two transformation
+Freitag's digest §5.3; and one in two spells its loops as people do:
+indices declared at the top, ``i <= n - 3``, ``n - 2 > i``, ``++i``,
+``i += 1``, ``i = i + 1``, a time loop ``t = 1; t <= tsteps``), and one or two transformation
 steps (``time_tile`` with a random shape, schedule and tile sizes,
 ``trapezoid_tile``, ``dlt`` (sequential or one region), ``eliminate_false_dependences``
 then balanced tiles,
@@ -103,10 +105,22 @@ def generate_stencil(seed: int) -> str:
         body = [f"{_ref('A[(t + 1) % 2]', names, (0,) * dims)} = {weight} * ({rhs}) + 0.01;"]
         two_nests = False
 
+    # spellings, from a stream of their own too
+    spell = random.Random(f"stencil-spell:{seed}")
+    spelled = spell.random() < 0.5
+    outside = spelled and spell.random() < 0.5  # indices declared at the top of the kernel
+
+    def header(name: str) -> str:
+        if not spelled:
+            return f"for (int {name} = 2; {name} < n - 2; {name}++)"
+        cond = spell.choice([f"{name} < n - 2", f"{name} <= n - 3", f"n - 2 > {name}", f"n - 3 >= {name}"])
+        step = spell.choice([f"{name}++", f"++{name}", f"{name} += 1", f"{name} = {name} + 1"])
+        return f"for ({'' if outside else 'int '}{name} = 2; {cond}; {step})"
+
     def nest(stmts: list[str], indent: str) -> str:
         text = ""
         for k, name in enumerate(names):
-            text += f"{indent}{'    ' * k}for (int {name} = 2; {name} < n - 2; {name}++)\n"
+            text += f"{indent}{'    ' * k}{header(name)}\n"
         inner = indent + "    " * dims
         if len(stmts) == 1:
             return text + f"{inner}{stmts[0]}\n"
@@ -123,6 +137,9 @@ def generate_stencil(seed: int) -> str:
     a_last = "[TSTEPS % 2]" if folded else ""
     fold_sum = f" + A[(TSTEPS + 1) % 2]{init_idx}" if folded else ""
     weights = " + ".join(f"{3 + 2 * k} * {x}" for k, x in enumerate(names))
+    top = f"    int t, {', '.join(names)};\n" if outside else ""
+    time_header = (f"for ({'' if outside else 'int '}t = 1; t <= tsteps; t++)" if spelled and spell.random() < 0.5
+                   else f"for ({'' if outside else 'int '}t = 0; t < tsteps; t++)")
     return f"""#include <stdio.h>
 #define N {n}
 #define TSTEPS {tsteps}
@@ -131,7 +148,7 @@ static double B{decl};
 
 static void {KERNEL}(int tsteps, int n, double A{a_shape}, double B{shape})
 {{
-    for (int t = 0; t < tsteps; t++) {{
+{top}    {time_header} {{
 {loops}    }}
 }}
 
