@@ -42,6 +42,8 @@ sys.path.insert(0, str(HERE))
 from bench_polly import build_gcc, log, sized_copy, timed  # noqa: E402
 from bench_stencils import STENCILS  # noqa: E402
 
+from passman.fsutil import atomic_write_text  # noqa: E402
+
 #: kernel -> (sizes whose data fit in half an L2, point updates of one time step from the sizes)
 BOUND: dict[str, tuple[dict[str, int], object]] = {
     "jacobi_1d": ({"N": 20000}, lambda s: 2 * (s["N"] - 2)),
@@ -121,9 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     report = "\n".join(lines) + "\n"
     print(report)
     if args.out:
-        tmp_out = args.out.with_suffix(".tmp")
-        tmp_out.write_text(report)
-        tmp_out.replace(args.out)
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(args.out, report)
     return 0
 
 

@@ -83,6 +83,8 @@ from bench_polly import (  # noqa: E402
     timed,
 )
 
+from passman.fsutil import atomic_write_text  # noqa: E402
+
 #: kernel -> (function, in-cache sizes, out-of-cache sizes)
 STENCILS: dict[str, tuple[str, dict[str, int], dict[str, int]]] = {
     "jacobi_1d": ("kernel_jacobi_1d", {"TSTEPS": 4000, "N": 100000}, {"TSTEPS": 400, "N": 4000000}),
@@ -246,9 +248,7 @@ def main(argv: list[str] | None = None) -> int:
     print(report)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        tmp_out = args.out.with_suffix(".tmp")
-        tmp_out.write_text(report)
-        tmp_out.replace(args.out)
+        atomic_write_text(args.out, report)
     return 0
 
 

@@ -51,6 +51,8 @@ sys.path.insert(0, str(HERE))
 from bench_polly import build_gcc, log, same_output, sized_copy, timed  # noqa: E402
 from bench_stencils import STENCILS  # noqa: E402
 
+from passman.fsutil import atomic_write_text  # noqa: E402
+
 #: kernel -> sizes: beyond the last-level cache, a gcc -O3 run of 0.5 to 2 s
 SIZES: dict[str, dict[str, int]] = {
     "jacobi_1d": {"TSTEPS": 200, "N": 4000000},
@@ -238,9 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        tmp_out = args.out.with_suffix(".tmp")
-        tmp_out.write_text(text + "\n")
-        tmp_out.replace(args.out)
+        atomic_write_text(args.out, text + "\n")
     return 0
 
 

@@ -26,14 +26,16 @@ from ..cfacts.sideeffects import has_side_effects, impure_calls, variables, writ
 from ..cfacts.types import TypeEnv
 
 
-@dataclass
-class CountedLoop:
-    """A ``for`` loop in the form the unrollers handle: ``for (i = lb; i < ub; i += step)``."""
+class NotCounted(Exception):
+    """Why a ``for`` header is not a counted loop's (the words of the refusal)."""
 
-    loop: Loop
-    node: c_ast.For
+
+@dataclass
+class CountedHeader:
+    """``for (i = lb; i < ub; i += step)`` read from a header (see :func:`counted_header`)."""
+
     index: str
-    #: the declaration in ``for (int i = lb; ...)``, when the index is declared there
+    #: the declaration in ``for (int i = lb; ...)``, None when the index is declared outside
     index_decl: c_ast.Decl | None
     lb: c_ast.Node
     #: exclusive upper bound, simplified (``i <= n`` gives ``n + 1``)
@@ -41,6 +43,14 @@ class CountedLoop:
     step: int
     #: the bound as written in the condition (its identifiers are the function's)
     ub_source: c_ast.Node
+
+
+@dataclass
+class CountedLoop(CountedHeader):
+    """A ``for`` loop in the form the unrollers handle: ``for (i = lb; i < ub; i += step)``."""
+
+    loop: Loop
+    node: c_ast.For
     #: whether the main loop's bound must guard against ``ub - lb`` wrapping around
     guarded: bool = False
 
@@ -101,25 +111,6 @@ def _step(nxt: c_ast.Node | None, index: str) -> c_ast.Node | int | None:
     return None
 
 
-class NotCounted(Exception):
-    """Why a ``for`` header is not a counted loop's (the words of the refusal)."""
-
-
-@dataclass(frozen=True)
-class CountedHeader:
-    """``for (i = lb; i < ub; i += step)`` read from a header (see :func:`counted_header`)."""
-
-    index: str
-    #: the declaration in ``for (int i = lb; ...)``, None when the index is declared outside
-    index_decl: c_ast.Decl | None
-    lb: c_ast.Node
-    #: exclusive upper bound, simplified (``i <= n`` gives ``n + 1``)
-    ub: c_ast.Node
-    step: int
-    #: the bound as written in the condition
-    ub_source: c_ast.Node
-
-
 def counted_header(f: c_ast.For) -> CountedHeader:
     """Read the header of ``f`` as a counted loop's, or raise :class:`NotCounted` with the reason.
 
@@ -170,7 +161,7 @@ def counted_loop(loop: Loop, verb: str) -> CountedLoop:
         h = counted_header(loop.node)
     except NotCounted as why:
         raise refuse(loop, f"{verb}: {why}") from None
-    return CountedLoop(loop, loop.node, h.index, h.index_decl, h.lb, h.ub, h.step, h.ub_source)
+    return CountedLoop(**vars(h), loop=loop, node=loop.node)
 
 
 def check_invariant_bounds(cl: CountedLoop, verb: str) -> NameTable:

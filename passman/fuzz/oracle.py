@@ -141,25 +141,24 @@ def _compare(reference: RunResult, sources: list[Path], build: Path) -> tuple[st
         lines = [ln for ln in errors.splitlines() if "error" in ln]
         return "compile_error", "; ".join(lines[:3]) or errors[:300]
     for threads in THREADS:
-        got = _run(binary, threads)
-        if got.timed_out:
-            return "timeout", f"the transformed program ran past {RUN_LIMIT:g} s ({threads} threads)"
-        if got.returncode != 0:
-            return "crash", f"exit status {got.returncode} with {threads} threads: {got.stderr[:300]}"
-        if not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
-            return "wrong", f"{threads} threads: {first_difference(reference.stdout, got.stdout)}"
+        if bad := _judged(reference, _run(binary, threads), f"{threads} threads"):
+            return bad
     binary, errors = _compile(sources, build, openmp=True, jitter=True)
     if binary is None:
         return "compile_error", f"with the race amplifier (passman.jitter): {errors[:300]}"
     got = _run(binary, JITTER_THREADS, jitter_env(seed=zlib.crc32(sources[0].read_bytes())))
-    where = f"{JITTER_THREADS} threads, race amplifier (passman.jitter)"
+    return _judged(reference, got, f"{JITTER_THREADS} threads, race amplifier (passman.jitter)") or ("same", "")
+
+
+def _judged(reference: RunResult, got: RunResult, where: str) -> tuple[str, str] | None:
+    """``(kind, detail)`` of a run that timed out, failed or printed something else; None if it is right."""
     if got.timed_out:
         return "timeout", f"the transformed program ran past {RUN_LIMIT:g} s ({where})"
     if got.returncode != 0:
         return "crash", f"exit status {got.returncode} ({where}): {got.stderr[:300]}"
     if not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
         return "wrong", f"{where}: {first_difference(reference.stdout, got.stdout)}"
-    return "same", ""
+    return None
 
 
 def _reference(source: Path, build: Path) -> tuple[RunResult | None, str]:
