@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 
 import pytest
@@ -21,7 +22,7 @@ BUDGET_SEED = 3_000
 def test_programs_are_valid_c_that_print_a_checksum(tmp_path, seed):
     src = tmp_path / "s.c"
     src.write_text(generate_stencil(seed))
-    subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", "-O1", str(src), "-o", str(tmp_path / "s")], check=True)
+    subprocess.run(["gcc", "-std=c99", "-Wall", "-Werror", "-O1", str(src), "-o", str(tmp_path / "s"), "-lm"], check=True)
     out = subprocess.run([str(tmp_path / "s")], capture_output=True, text=True, check=True).stdout
     assert float(out) > 0
 
@@ -35,6 +36,7 @@ def test_the_generator_draws_every_form_and_step():
     assert any("A[(t + 1) % 2][i] = " in t and "double A[2][n]" in t for t in texts)  # storage folded on 2
     assert any("    int t, i" in t and "for (t = " in t for t in texts)  # indices declared at the top
     assert any("n - 2 > " in t or "n - 3 >= " in t for t in texts) and any("= i + 1)" in t for t in texts)
+    assert any(re.search(r"\* \((sqrt|sin|exp|fmax)\(", t) for t in texts)  # a libm call on a neighbour
     drawn = {(s.name, tuple(sorted(s.kwargs.items()))[:2]) for seed in range(200) for s in stencil_steps(seed)[:1]}
     assert {name for name, _ in STEPS} <= {name for name, _ in drawn}
     assert generate_stencil(5) == generate_stencil(5)
@@ -53,4 +55,4 @@ def test_budget_run():
 def test_show(capsys):
     assert main(["--show", "7"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("#include <stdio.h>") and "// step: " in out
+    assert out.startswith("#include <math.h>\n#include <stdio.h>") and "// step: " in out

@@ -13,7 +13,8 @@ one writes only stencils, drawn from a seed::
     }
 
 (random neighbour offsets in ``[-2, 2]``, in-place or two-array updates,
-one or two statements a step, random sizes; one program in five instead
+one or two statements a step, random sizes; one program in five calls
+libm on a neighbour, ``sqrt(fabs(A[i - 1]))``; one program in five instead
 folds its storage on two buffers, ``A[(t + 1) % 2][i] = f(A[t % 2][i + o])``,
 whose anti-dependences a tiling must keep, asymmetric offsets included:
 Freitag's digest §5.3; and one in two spells its loops as people do:
@@ -87,7 +88,15 @@ def generate_stencil(seed: int) -> str:
     shape = "".join(["[n]"] * dims)
     terms = _offsets(rng, dims, rng.randint(2, 5))
     weight = round(0.9 / len(terms), 4)
-    rhs = " + ".join(_ref("A", names, o) for o in terms)
+    # one in five calls libm on its first neighbour (a stream of its own: the other seeds keep their programs)
+    libm = random.Random(f"stencil-libm:{seed}")
+    call = libm.choice(["sqrt(fabs({}))", "sin({})", "exp(-fabs({}))", "fmax({}, 1.0)"]) if libm.random() < 0.2 else "{}"
+
+    def sum_of(array: str) -> str:
+        refs = [_ref(array, names, o) for o in terms]
+        return " + ".join([call.format(refs[0])] + refs[1:])
+
+    rhs = sum_of("A")
     target = "A" if form == "inplace" else "B"
     body = [f"{_ref(target, names, (0,) * dims)} = {weight} * ({rhs}) + 0.01;"]
     if form == "jacobi_copy":
@@ -101,7 +110,7 @@ def generate_stencil(seed: int) -> str:
     folded = random.Random(f"stencil-fold:{seed}").random() < 0.2
     if folded:
         fold = "[2]" + shape
-        rhs = " + ".join(_ref("A[t % 2]", names, o) for o in terms)
+        rhs = sum_of("A[t % 2]")
         body = [f"{_ref('A[(t + 1) % 2]', names, (0,) * dims)} = {weight} * ({rhs}) + 0.01;"]
         two_nests = False
 
@@ -140,7 +149,8 @@ def generate_stencil(seed: int) -> str:
     top = f"    int t, {', '.join(names)};\n" if outside else ""
     time_header = (f"for ({'' if outside else 'int '}t = 1; t <= tsteps; t++)" if spelled and spell.random() < 0.5
                    else f"for ({'' if outside else 'int '}t = 0; t < tsteps; t++)")
-    return f"""#include <stdio.h>
+    return f"""#include <math.h>
+#include <stdio.h>
 #define N {n}
 #define TSTEPS {tsteps}
 static double A{a_decl};
