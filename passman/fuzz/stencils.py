@@ -142,10 +142,11 @@ def generate_stencil(seed: int) -> str:
     init_idx = "".join(f"[{x}]" for x in names)
     init_loops = "".join(f"{'    ' * (k + 1)}for (int {x} = 0; {x} < N; {x}++)\n" for k, x in enumerate(names))
     pad = "    " * (dims + 1)
-    fold_init = f", A[1]{init_idx} = 0.25" if folded else ""
     a_last = "[TSTEPS % 2]" if folded else ""
     fold_sum = f" + A[(TSTEPS + 1) % 2]{init_idx}" if folded else ""
     weights = " + ".join(f"{3 + 2 * k} * {x}" for k, x in enumerate(names))
+    # both buffers rough: with a time loop from 1, the first step reads A[1]
+    fold_init = f", A[1]{init_idx} = (({weights}) % 11) * 0.1 + 0.5" if folded else ""
     top = f"    int t, {', '.join(names)};\n" if outside else ""
     time_header = (f"for ({'' if outside else 'int '}t = 1; t <= tsteps; t++)" if spelled and spell.random() < 0.5
                    else f"for ({'' if outside else 'int '}t = 0; t < tsteps; t++)")
