@@ -269,12 +269,8 @@ def check_accel(text: str, options: Sequence[str] = (), timeout: float = 30) -> 
             return "compile_error", "passman built no program"
         for extra in ACCEL_RUNS:
             got = run(binary, env={**os.environ, "OMP_NUM_THREADS": "2", **extra}, timeout=RUN_LIMIT)
-            if got.timed_out:
-                return "timeout", f"the transformed program ran past {RUN_LIMIT:g} s"
-            if got.returncode != 0:
-                return "crash", f"exit status {got.returncode}: {got.stderr[:300]}"
-            if not outputs_match(reference.stdout, got.stdout, RTOL, ATOL):
-                return "wrong", f"{extra}: {first_difference(reference.stdout, got.stdout)}"
+            if bad := _judged(reference, got, str(extra)):
+                return bad
         texts = "".join(p.read_text() for p in (root / "out").glob("*.c"))
         return ("same" if "passman_accel_emu_launch_for(" in texts else "refused"), ""
 
