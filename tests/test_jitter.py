@@ -71,7 +71,7 @@ int main(void)
 #: a chain of tasks that needs its depend clauses, without them
 UNORDERED = r"""
 #include <stdio.h>
-static long chain[300];
+static unsigned long chain[300]; /* unsigned: wraps, no overflow */
 int main(void)
 {
     #pragma omp parallel
@@ -80,10 +80,10 @@ int main(void)
         #pragma omp task
         chain[k] = chain[k - 1] * 3 + k;
     }
-    long s = 0;
+    unsigned long s = 0;
     for (int k = 0; k < 300; k++)
         s = s * 7 + chain[k];
-    printf("%ld\n", s);
+    printf("%lu\n", s);
     return 0;
 }
 """
