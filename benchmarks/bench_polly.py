@@ -325,6 +325,16 @@ def table(rows: dict[str, dict[str, Measure]], variants: list[str], threads: int
     return "\n".join(lines)
 
 
+def publish(report: str, out: Path | None) -> None:
+    """Print a benchmark's Markdown report, and write it to ``out`` (atomically, its folder made) if given."""
+    from passman.fsutil import atomic_write_text
+
+    print(report, end="" if report.endswith("\n") else "\n")
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(out, report)
+
+
 def log(text: str) -> None:
     """Progress, on stderr."""
     print(text, file=sys.stderr, flush=True)

@@ -39,10 +39,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_polly import build_gcc, log, sized_copy, timed  # noqa: E402
+from bench_polly import build_gcc, log, publish, sized_copy, timed  # noqa: E402
 from bench_stencils import STENCILS  # noqa: E402
-
-from passman.fsutil import atomic_write_text  # noqa: E402
 
 #: kernel -> (sizes whose data fit in half an L2, point updates of one time step from the sizes)
 BOUND: dict[str, tuple[dict[str, int], object]] = {
@@ -121,10 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         lines.append(f"| {name} | {sizes['L2']} | {ns['L2']:.3f} | {ns['in']:.3f} | {ns['out']:.3f} | "
                      f"{ns['in'] / ns['L2']:.2f} | {ns['out'] / ns['L2']:.2f} |")  # fmt: skip
     report = "\n".join(lines) + "\n"
-    print(report)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(args.out, report)
+    publish(report, args.out)
     return 0
 
 

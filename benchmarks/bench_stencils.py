@@ -78,12 +78,11 @@ from bench_polly import (  # noqa: E402
     build_polly,
     geomean,
     log,
+    publish,
     same_output,
     sized_copy,
     timed,
 )
-
-from passman.fsutil import atomic_write_text  # noqa: E402
 
 #: kernel -> (function, in-cache sizes, out-of-cache sizes)
 STENCILS: dict[str, tuple[str, dict[str, int], dict[str, int]]] = {
@@ -245,10 +244,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.polly_missing:
         notes.append("Polly: clang-14 is not installed on this machine; its column is left out.")
     report = "\n".join(notes)
-    print(report)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(args.out, report)
+    publish(report, args.out)
     return 0
 
 

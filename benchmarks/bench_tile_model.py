@@ -48,10 +48,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_polly import build_gcc, log, same_output, sized_copy, timed  # noqa: E402
+from bench_polly import build_gcc, log, publish, same_output, sized_copy, timed  # noqa: E402
 from bench_stencils import STENCILS  # noqa: E402
-
-from passman.fsutil import atomic_write_text  # noqa: E402
 
 #: kernel -> sizes: beyond the last-level cache, a gcc -O3 run of 0.5 to 2 s
 SIZES: dict[str, dict[str, int]] = {
@@ -237,10 +235,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.kernels.split(","):
             results.append(bench(name, Path(tmp) / name, args))
     text = report(results, args)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(args.out, text + "\n")
+    publish(text + "\n", args.out)
     return 0
 
 
