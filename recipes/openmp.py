@@ -71,6 +71,10 @@ Options (``--set NAME=VALUE``):
   constant every call passes (``propagate_constant_arguments``), after the
   scheduler, and folds the scheduled functions' bounds that became
   constant (``partial_eval``);
+* ``boundaries`` (default true): last, ``split_boundaries`` gives every
+  loop whose body tests its index against a bound (clamped or zero-padded
+  edges: ``i > 0 ? a[i - 1] : a[i]``) a copy without the tests for the
+  iterations where they are constant (Pochoir's interior clone, per loop);
 * ``verbose`` says why ``auto_schedule`` left a function as it was, why
   each loop left sequential is, and which regions got an ``if`` clause.
 """
@@ -209,6 +213,7 @@ def main(
     wavefront: bool | None = None,
     program_work: int | None = None,
     time_tiling: str = "",
+    boundaries: bool = True,
 ):
     """Parallelize every function of the program (see the module docstring).
 
@@ -303,3 +308,8 @@ def main(
     if not user_openmp(ws):
         for module in ws.all_functions:
             attempt(module.hoist_parallel_regions)
+    # last, the loops whose bodies test their index against a bound (clamped or zero-padded edges) run
+    # their middle iterations through a copy without the tests (Pochoir's interior clone, per loop)
+    if boundaries:
+        for module in ws.all_functions:
+            attempt(module.split_boundaries)

@@ -5,6 +5,7 @@ of the loop transformations (:func:`refuse`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -13,7 +14,7 @@ from passman import Loop, PassFailed
 from passman.astutil import copy_node, transform, walk
 from passman.printer import to_c
 
-from ..analysis.effect_model import current_scope
+from ..analysis.effect_model import FunctionScope, current_scope
 from ..cfacts.control import (
     describe_jump,
     escaping_jumps,
@@ -111,14 +112,9 @@ def _step(nxt: c_ast.Node | None, index: str) -> c_ast.Node | int | None:
     return None
 
 
-def counted_header(f: c_ast.For) -> CountedHeader:
-    """Read the header of ``f`` as a counted loop's, or raise :class:`NotCounted` with the reason.
-
-    Accepted: init ``i = lb`` or ``T i = lb``; condition ``i < ub``,
-    ``i <= ub``, ``ub > i`` or ``ub >= i``; increment ``i++``, ``++i``,
-    ``i += c``, ``i = i + c`` or ``i = c + i`` with a positive constant ``c``;
-    bounds that do not use ``i``. These are all canonical loop forms of OpenMP.
-    """
+def stepped_header(f: c_ast.For) -> tuple[str, c_ast.Decl | None, c_ast.Node, int]:
+    """``(index, declaration or None, lower bound, step)`` of a loop ``for (i = lb; ...; i += c)`` whatever
+    its condition, or raise :class:`NotCounted` with the reason (the spellings of :func:`counted_header`)."""
     decl = None
     match f.init:
         case c_ast.DeclList(decls=[c_ast.Decl(init=init) as decl]) if init is not None and not isinstance(
@@ -139,6 +135,18 @@ def counted_header(f: c_ast.For) -> CountedHeader:
         raise NotCounted(f"step {to_c(step)} of {index} is not a constant")
     if step <= 0:
         raise NotCounted(f"step {step} of {index} is not positive")
+    return index, decl, lb, step
+
+
+def counted_header(f: c_ast.For) -> CountedHeader:
+    """Read the header of ``f`` as a counted loop's, or raise :class:`NotCounted` with the reason.
+
+    Accepted: init ``i = lb`` or ``T i = lb``; condition ``i < ub``,
+    ``i <= ub``, ``ub > i`` or ``ub >= i``; increment ``i++``, ``++i``,
+    ``i += c``, ``i = i + c`` or ``i = c + i`` with a positive constant ``c``;
+    bounds that do not use ``i``. These are all canonical loop forms of OpenMP.
+    """
+    index, decl, lb, step = stepped_header(f)
     match f.cond:
         case c_ast.BinaryOp(op="<" | "<=") if _is_index(f.cond.left, index):
             ub, inclusive = f.cond.right, f.cond.op == "<="
@@ -176,7 +184,7 @@ def check_invariant_bounds(cl: CountedLoop, verb: str) -> NameTable:
     loop, body = cl.loop, cl.node.stmt
     module = loop.module
     scope = current_scope(module)  # the function as it is now, the file scope cached (unit_scope)
-    func, table, env = scope.func, scope.names, scope.types
+    table, env = scope.names, scope.types
 
     def fail(what: str) -> PassFailed:
         return cl.fail(f"{verb}: {what}")
@@ -184,13 +192,7 @@ def check_invariant_bounds(cl: CountedLoop, verb: str) -> NameTable:
     for what, e in (("lower bound", cl.lb), ("upper bound", cl.ub_source)):
         if has_side_effects(e):
             raise fail(f"{what} {to_c(e)} has side effects or calls a function")
-    for j in escaping_jumps(body):
-        raise fail(f"the body contains {describe_jump(j)}")
-    for lab in user_labels(body, module.ws.generated_labels):
-        raise fail(f"the body contains label {lab.name}, which copies would duplicate")
-    for d in walk(body):
-        if isinstance(d, c_ast.Decl) and "static" in d.storage:
-            raise fail(f"the body declares static variable {d.name}, which copies would duplicate")
+    check_copyable_body(body, module.ws.generated_labels, fail)
 
     index_id = cl.index_ref
     index_decl = table.decl_of(index_id)
@@ -198,36 +200,64 @@ def check_invariant_bounds(cl: CountedLoop, verb: str) -> NameTable:
         raise fail(f"cannot find the declaration of index {cl.index}")
     cl.guarded = _check_types(cl, index_decl, env, fail)
 
-    body_writes = writes(body)
-    body_calls = impure_calls(body, table, module.ws)
-    escaped = {id(table.decl_of(w.base)) for w in writes(func) if w.address and w.base is not None}
-    pointer_stores = [
-        w for w in body_writes
-        if w.kind == "deref" or (w.kind == "part" and env.decl_category(w.base) in ("pointer", "unknown"))
-    ]  # fmt: skip
+    kept = BodyWrites(scope, body, module.ws)
     roles = [(index_id, "index")] + [(v, "bound") for e in (cl.lb, cl.ub_source) for v in variables(e)]
     for ident, role in roles:
+        how = kept.change(ident)
+        if how:
+            raise fail(f"{role} {ident.name} {how}")
+    for what, e in (("lower bound", cl.lb), ("upper bound", cl.ub_source)):
+        if reads_through_pointer(e, env) and (kept.pointer_stores or kept.calls):
+            raise fail(f"{what} {to_c(e)} reads memory that the body may write")
+    return table
+
+
+def check_copyable_body(body: c_ast.Node, generated_labels, fail: Callable[[str], PassFailed]) -> None:
+    """Refuse (``fail(reason)``) a body left other than at its end (``break``, ``continue``, ``return``,
+    ``goto``), or holding user labels or ``static`` declarations, which copies would duplicate."""
+    for j in escaping_jumps(body):
+        raise fail(f"the body contains {describe_jump(j)}")
+    for lab in user_labels(body, generated_labels):
+        raise fail(f"the body contains label {lab.name}, which copies would duplicate")
+    for d in walk(body):
+        if isinstance(d, c_ast.Decl) and "static" in d.storage:
+            raise fail(f"the body declares static variable {d.name}, which copies would duplicate")
+
+
+class BodyWrites:
+    """What a loop body may modify, to tell whether a variable keeps its value through the body."""
+
+    def __init__(self, scope: FunctionScope, body: c_ast.Node, ws: object):
+        self.table, self.env = scope.names, scope.types
+        env = self.env
+        self.writes = writes(body)
+        self.calls = impure_calls(body, self.table, ws)
+        self.escaped = {id(self.table.decl_of(w.base)) for w in writes(scope.func) if w.address and w.base is not None}
+        self.pointer_stores = [
+            w for w in self.writes
+            if w.kind == "deref" or (w.kind == "part" and env.decl_category(w.base) in ("pointer", "unknown"))
+        ]  # fmt: skip
+
+    def change(self, ident: c_ast.ID) -> str | None:
+        """How the body may change the variable ``ident`` names ("is written in the body (line 3)" ...);
+        None when it cannot (enumerators and function names included)."""
+        table = self.table
         d = table.decl_of(ident)
-        if not isinstance(d, c_ast.Decl) or env.category(d.type) == "function":
-            continue  # an enumerator or a function name: constant
-        kind = env.category(d.type)
-        for w in body_writes:
+        if not isinstance(d, c_ast.Decl) or self.env.category(d.type) == "function":
+            return None  # an enumerator or a function name: constant
+        kind = self.env.category(d.type)
+        for w in self.writes:
             if w.base is None or table.decl_of(w.base) is not d or w.kind == "deref":
                 continue
             if w.kind == "whole" or kind != "pointer":
                 how = "has its address taken" if w.address else "is written"
-                raise fail(f"{role} {ident.name} {how} in the body (line {w.node.coord.line})")
-        shared = not table.is_local(d) or id(d) in escaped or "static" in d.storage
-        if shared and body_calls:
-            callee = to_c(body_calls[0].name)
-            raise fail(f"{role} {ident.name} may be modified by the call to {callee} in the body")
-        if shared and pointer_stores:
-            line = pointer_stores[0].node.coord.line
-            raise fail(f"{role} {ident.name} may be modified through a pointer (line {line})")
-    for what, e in (("lower bound", cl.lb), ("upper bound", cl.ub_source)):
-        if reads_through_pointer(e, env) and (pointer_stores or body_calls):
-            raise fail(f"{what} {to_c(e)} reads memory that the body may write")
-    return table
+                return f"{how} in the body (line {w.node.coord.line})"
+        shared = not table.is_local(d) or id(d) in self.escaped or "static" in d.storage
+        if shared and self.calls:
+            return f"may be modified by the call to {to_c(self.calls[0].name)} in the body"
+        if shared and self.pointer_stores:
+            return f"may be modified through a pointer (line {self.pointer_stores[0].node.coord.line})"
+        return None
 
 
 def _check_types(cl: CountedLoop, index_decl: c_ast.Decl, env: TypeEnv, fail) -> bool:

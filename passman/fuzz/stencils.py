@@ -23,7 +23,10 @@ indices declared at the top, ``i <= n - 3``, ``n - 2 > i``, ``++i``,
 steps (``time_tile`` with a random shape, schedule and tile sizes,
 ``trapezoid_tile``, ``dlt`` (sequential or one region), ``eliminate_false_dependences``
 then balanced tiles,
-``auto_schedule`` with a forced shape). The oracle is the API mode's
+``auto_schedule`` with a forced shape), then, one case in two,
+``split_boundaries``; one program in four runs its space loops over the
+whole grid with every neighbour guarded, clamped (``A[i - 1 < 0 ? 0 : i - 1]``)
+or zero outside (``(i + 2 < n ? A[i + 2] : 0.0)``). The oracle is the API mode's
 (:func:`.oracle.check_api`): the original and the result run at 1, 2 and 4
 threads must print the same checksum, a refusal must leave the code as it
 was, nothing may raise.
@@ -77,6 +80,30 @@ def _ref(array: str, names: list[str], offset: tuple[int, ...]) -> str:
     return array + idx
 
 
+def _guarded(rng: random.Random, edge: str, array: str, names: list[str], offset: tuple[int, ...]) -> str:
+    """A neighbour read kept inside ``[0, n)``: ``A[i - 1 < 0 ? 0 : i - 1]`` (clamped) or
+    ``(i + 2 < n ? A[i + 2] : 0.0)`` (zero outside), spelled one of several ways."""
+    if edge == "clamp":
+        idx = ""
+        for name, o in zip(names, offset):
+            at = f"{name} + {o}" if o > 0 else f"{name} - {-o}" if o < 0 else name
+            if o < 0:
+                idx += rng.choice([f"[{at} < 0 ? 0 : {at}]", f"[{at} >= 0 ? {at} : 0]", f"[{name} > {-o - 1} ? {at} : 0]"])
+            elif o > 0:
+                idx += rng.choice([f"[{at} > n - 1 ? n - 1 : {at}]", f"[{at} < n ? {at} : n - 1]",
+                                   f"[{name} < n - {o} ? {at} : n - 1]"])
+            else:
+                idx += f"[{name}]"
+        return array + idx
+    tests = []
+    for name, o in zip(names, offset):
+        if o < 0:
+            tests.append(rng.choice([f"{name} - {-o} >= 0", f"{name} >= {-o}", f"{name} > {-o - 1}"]))
+        elif o > 0:
+            tests.append(rng.choice([f"{name} + {o} < n", f"{name} < n - {o}", f"{name} + {o} <= n - 1"]))
+    return f"({' && '.join(tests)} ? {_ref(array, names, offset)} : 0.0)"
+
+
 def generate_stencil(seed: int) -> str:
     """The C program of ``seed``: a kernel with a time loop, ``main`` printing a checksum."""
     rng = random.Random(f"stencil:{seed}")
@@ -92,8 +119,18 @@ def generate_stencil(seed: int) -> str:
     libm = random.Random(f"stencil-libm:{seed}")
     call = libm.choice(["sqrt(fabs({}))", "sin({})", "exp(-fabs({}))", "fmax({}, 1.0)"]) if libm.random() < 0.2 else "{}"
 
+    # one in four runs its space loops over the whole grid, every neighbour guarded as real codes do at
+    # their edges (a stream of its own): clamped to the edge, or zero outside it
+    edge_rng = random.Random(f"stencil-edge:{seed}")
+    edge = edge_rng.choice(["clamp", "zero"]) if edge_rng.random() < 0.25 else ""
+
+    def ref(array: str, offset: tuple[int, ...]) -> str:
+        if not edge or not any(offset):
+            return _ref(array, names, offset)
+        return _guarded(edge_rng, edge, array, names, offset)
+
     def sum_of(array: str) -> str:
-        refs = [_ref(array, names, o) for o in terms]
+        refs = [ref(array, o) for o in terms]
         return " + ".join([call.format(refs[0])] + refs[1:])
 
     rhs = sum_of("A")
@@ -104,7 +141,7 @@ def generate_stencil(seed: int) -> str:
     elif form == "jacobi":
         back = _offsets(rng, dims, rng.randint(1, 3))
         body.append(f"{_ref('A', names, (0,) * dims)} = {round(0.9 / len(back), 4)} * ("
-                    + " + ".join(_ref("B", names, o) for o in back) + ");")
+                    + " + ".join(ref("B", o) for o in back) + ");")
     two_nests = len(body) == 2 and rng.random() < 0.7
     # drawn from a stream of its own: the other seeds keep their programs
     folded = random.Random(f"stencil-fold:{seed}").random() < 0.2
@@ -119,12 +156,15 @@ def generate_stencil(seed: int) -> str:
     spelled = spell.random() < 0.5
     outside = spelled and spell.random() < 0.5  # indices declared at the top of the kernel
 
+    low, high = ("0", "n") if edge else ("2", "n - 2")
+    last = "n - 1" if edge else "n - 3"
+
     def header(name: str) -> str:
         if not spelled:
-            return f"for (int {name} = 2; {name} < n - 2; {name}++)"
-        cond = spell.choice([f"{name} < n - 2", f"{name} <= n - 3", f"n - 2 > {name}", f"n - 3 >= {name}"])
+            return f"for (int {name} = {low}; {name} < {high}; {name}++)"
+        cond = spell.choice([f"{name} < {high}", f"{name} <= {last}", f"{high} > {name}", f"{last} >= {name}"])
         step = spell.choice([f"{name}++", f"++{name}", f"{name} += 1", f"{name} = {name} + 1"])
-        return f"for ({'' if outside else 'int '}{name} = 2; {cond}; {step})"
+        return f"for ({'' if outside else 'int '}{name} = {low}; {cond}; {step})"
 
     def nest(stmts: list[str], indent: str) -> str:
         text = ""
@@ -187,6 +227,8 @@ def stencil_steps(seed: int) -> list[Step]:
     if name == "eliminate_false_dependences":
         steps.append(Step("time_tile", KERNEL, None, (), {"shape": "balanced",
                                                           "schedule": rng.choice(["static", "tasks"])}))
+    if random.Random(f"stencil-split:{seed}").random() < 0.5:  # the interior clones of the tiles' loops
+        steps.append(Step("split_boundaries", KERNEL))
     return steps + [Step("ompify_code", KERNEL), Step("ompify_code", "main")]
 
 
