@@ -184,6 +184,12 @@ def _innermost_code(f: c_ast.For):
                 stack.extend(c for _, c in n.children())
 
 
+def _mentions(n: c_ast.Node, index: str) -> bool:
+    """Whether ``n`` is a comparison that names ``index`` (a candidate test, before any typing)."""
+    return (isinstance(n, c_ast.BinaryOp) and n.op in _COMPARISONS
+            and any(v.name == index for v in variables(n)))  # fmt: skip
+
+
 def _extreme_constant(e: c_ast.Node, upper: bool) -> int | None:
     """A constant the value of ``e`` cannot exceed (``upper``) or fall below, read from constants,
     ``+``/``-`` a constant, and minimum (maximum) conditional expressions; None when there is none."""
@@ -352,6 +358,8 @@ def split_loop(module: Module, label: str) -> c_ast.For | None:
         raise fail(str(why)) from None
     if f.cond is None or has_side_effects(f.cond):
         raise fail("its condition is missing or has side effects")
+    if not any(_mentions(n, index) for n in _innermost_code(f)):
+        return None  # no comparison of the index where the time goes: the common case, decided cheaply
     scope = current_scope(module)
     env, table = scope.types, scope.names
     index_id = f.init.lvalue if index_decl is None else None
