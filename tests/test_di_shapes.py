@@ -19,7 +19,7 @@ from stencil_runs import same_output
 
 from passman import PassFailed, Workspace
 from passman.builder import run
-from passman.testing import reference_output
+from passman.testing import assert_same_output, reference_output
 
 FIG_3_4 = """#include <stdio.h>
 #define J 37
@@ -150,3 +150,23 @@ def test_statements_of_different_depths_are_refused(write_c):
     deps = f.resource("dependences").of_scop(part)
     with pytest.raises(PassFailed, match="one depth"):
         di_hyperplanes(part, deps)
+
+
+def test_a_guarded_read_copies_only_elements_inside_the_array(tmp_path):
+    """``i + 1 < n ? A[i + 1] : 0.0`` over ``0 <= i < n``: the read is modelled wherever the statement
+    runs, ``A[n]`` included; the copy stops at ``A[n - 1]`` (before: one element past the heap block,
+    fuzz seed 310179), and the program prints what the original prints under ASan."""
+    src = tmp_path / "guarded.c"
+    src.write_text(
+        "#include <stdio.h>\n#define N 50\nstatic double A[N];\n"
+        "static void f(int tsteps, int n, double A[n])\n{\n    for (int t = 0; t < tsteps; t++)\n"
+        "        for (int i = 0; i < n; i++)\n            A[i] = 0.5 * (A[i] + (i + 1 < n ? A[i + 1] : 0.0));\n}\n"
+        "int main(void)\n{\n    double s = 0.0;\n    for (int i = 0; i < N; i++)\n        A[i] = (i * 37 + 3) % 17;\n"
+        "    f(20, N, A);\n    for (int i = 0; i < N; i++)\n        s += A[i] * (1 + i % 7);\n"
+        '    printf("%.10e\\n", s);\n    return 0;\n}\n'
+    )
+    ws = Workspace(src)
+    ws["f"].eliminate_false_dependences()
+    assert "A0_x0 <= n - 1;" in ws["f"].code, ws["f"].code
+    asan = ["-fsanitize=address", "-fno-sanitize-recover=all"]
+    assert_same_output([src], ws, cflags=["-O1", *asan], libs=["-lm", *asan])

@@ -28,6 +28,7 @@ from .affine import ctx
 from .balanced_hyperplanes import Method, hindering_false_dependences
 from .codegen import replace_part
 from .dependences import Dependence, Dependences
+from .facts import extent_set
 from .isl_ast import AstConverter
 from .scop import Scop
 from .time_tiling import time_loop_part
@@ -62,9 +63,36 @@ def _equal_time(rel: isl.Map) -> isl.Map:
     return rel.add_constraint(c)
 
 
-def _footprint_loop(part: Scop, read, copy: str, stmt) -> c_ast.Node:
+def _in_bounds(image: isl.Set, part: Scop, read, facts) -> isl.Set:
+    """The elements of ``image`` inside the array's declared extents.
+
+    A conditional read (``i >= 2 ? A[i - 2] : 0.0``) is modelled as reading
+    wherever its statement runs, edges included: the elements it names
+    outside the array are never read, and a copy of them would read and
+    write out of bounds (a heap overflow, fuzz seed 310179). Refused when a
+    declared extent is not affine and the read is conditional.
+    """
+    info = part.arrays.get(read.array)
+    if info is None or info.expanded:
+        return image
+    box = None
+    for k in range(image.dim(isl.dim_type.set)):
+        extent = info.extents[k] if k < len(info.extents) else None
+        s = extent_set(facts, extent)
+        if s.is_params() or s.plain_is_universe():
+            if read.may:
+                raise PassFailed(f"{where(read.node)}: {read.text} is read under a condition and dimension {k + 1} "
+                                 f"of {read.var} has no affine extent: no bounds for its copy")
+        box = s if box is None else box.flat_product(s)
+    if box is None:
+        return image
+    box = box.set_tuple_name(image.get_tuple_name()).align_params(image.get_space())
+    return image.align_params(box.get_space()).intersect(box).coalesce()
+
+
+def _footprint_loop(part: Scop, read, copy: str, stmt, facts) -> c_ast.Node:
     """``for (x0 = lo0; x0 < hi0; x0++) ... copy[x0]... = A[x0]...;`` over the elements ``read`` touches."""
-    image = read.relation.intersect_domain(stmt.domain).range().coalesce()
+    image = _in_bounds(read.relation.intersect_domain(stmt.domain).range().coalesce(), part, read, facts)
     build = isl.AstBuild.from_context(part.context)
     conv = AstConverter(part, set(), "long", read.node.coord)
     rank = image.dim(isl.dim_type.set)
@@ -170,7 +198,7 @@ def eliminate_false_dependences(module: Module, label: str = "", method: Method 
             before.append(pointer_declaration(decl, name, c_ast.FuncCall(c_ast.ID("malloc"), c_ast.ExprList([size]))))
             after.append(c_ast.FuncCall(c_ast.ID("free"), c_ast.ExprList([c_ast.ID(name)])))
         stmt = next(s for s in part.statements if s.name == read.stmt)
-        copy_loops.append(_footprint_loop(part, read, copies[read.var], stmt))
+        copy_loops.append(_footprint_loop(part, read, copies[read.var], stmt, module.resource("poly_facts")))
         base.name = copies[read.var]
     time_loop.stmt.block_items[:0] = copy_loops
     nodes = list(part.nodes)
