@@ -28,6 +28,7 @@ import pytest
 from stencil_runs import program_same_output
 
 from passman import PassFailed, Workspace
+from passman.recipe import load_recipe
 from passman.testing import assert_same_output, expect
 
 CLAMP_1D = """\
@@ -143,6 +144,24 @@ def test_clamped_sweep_gets_an_interior_copy_without_tests(tmp_path):
     assert_same_output([src], ws)
 
 
+PERIODIC_1D = CLAMP_1D.replace("(i > 0 ? a[i - 1] : a[i])", "a[(i - 1 + n) % n]").replace(
+    "(i < n - 1 ? a[i + 1] : a[i])", "a[(i + 1) % n]").replace("(i > 0 ? b[i - 1] : b[i])", "b[(i - 1 + n) % n]").replace(
+    "(i < n - 1 ? b[i + 1] : b[i])", "b[(i + 1) % n]")  # fmt: skip
+
+
+def test_periodic_edges_fold_their_remainders(tmp_path):
+    src = _write(tmp_path, "periodic.c", PERIODIC_1D)
+    assert "% n]" in PERIODIC_1D
+    ws = Workspace(src)
+    ws["kernel"].split_boundaries()
+    code = ws["kernel"].code
+    # (i - 1 + n) % n is i - 1 where i - 1 >= 0, (i + 1) % n is i + 1 where i + 1 < n (and i - 1 < n, implied)
+    assert "for (; i < n && i - 1 < 0; i++)" in code, code
+    assert "for (; i < n && i + 1 < n; i++)\n                b[i] = 0.25 * (a[i - 1] + 2.0 * a[i] + a[i + 1]);" in code
+    assert code.count("%") == 8  # the boundary copies keep theirs
+    assert_same_output([src], ws)
+
+
 def test_padded_2d_splits_inner_loops_of_the_interior_rows_only(tmp_path):
     src = _write(tmp_path, "pad.c", PAD_2D)
     ws = Workspace(src)
@@ -188,8 +207,17 @@ def _statement(rng: random.Random, index: str, other: str | None = None) -> str:
         f"s += ({t()} || {t()}) ? 1 : 2;",
         f"if (!({t()})) s += 13;",
         f"s = s * 5u + ({t()} ? ({t()} ? 1 : 2) : 3);",
+        f"s = s * 7u + (unsigned long) {_remainder(rng, index)};",
+        f"s = s * 3u + (unsigned long) ({_remainder(rng, index)} + {_remainder(rng, index)});",
     ]
     return rng.choice(forms)
+
+
+def _remainder(rng: random.Random, index: str) -> str:
+    """A periodic edge, ``(i + 1) % K`` or ``(i - 2 + K) % K``, with a divisor that is never 0 here."""
+    k = rng.choice(["7", "(n + 200)", "(m + 300)", "(n + 200)"])
+    c = rng.choice([1, 2, 0, 3])
+    return rng.choice([f"(({index} + {c}) % {k})", f"(({index} - {c} + {k}) % {k})", f"((2 * {index} + {c}) % {k})"])
 
 
 def _random_function(rng: random.Random, k: int) -> str:
@@ -240,6 +268,7 @@ def test_random_index_tests_print_the_same(tmp_path, seed):
             except PassFailed:
                 pass
     assert split >= 45, split  # most random loops test their index foldably: the test is not vacuous
+    assert "% (n + 200)" in src.read_text()  # and some have periodic edges
     sanitized = ["-fsanitize=undefined", "-fno-sanitize-recover"]
     assert_same_output([src], ws, cflags=["-O1", *sanitized], libs=["-lm", *sanitized])
 
@@ -283,6 +312,43 @@ def test_tiled_padded_2d_split_runs_the_same(tmp_path, schedule):
     assert PAD_2D_EXPRESSIONS != PAD_2D
     ws = program_same_output(tmp_path, "pad.c", PAD_2D_EXPRESSIONS, "kernel", _diamond(schedule))
     assert "c4 - 1 > 0" not in ws["kernel"].code.split("c4 < n - 1")[1].split("for (;")[0]
+
+
+def _coarse_recipe(module):
+    """The OpenMP recipe's coarse-grain path, its regions kept however small (the sweeps become `omp for`
+    loops in one region around the time loop: worksharing loops to split)."""
+    load_recipe("openmp").main(module.ws, poly=False, min_work=0, region_work=0, program_work=0)
+
+
+@pytest.mark.parametrize("text", [CLAMP_1D, PERIODIC_1D], ids=["clamped", "periodic"])
+def test_worksharing_sweeps_split_into_three_worksharing_loops(tmp_path, text):
+    ws = program_same_output(tmp_path, "sweep.c", text, "kernel", _coarse_recipe)
+    code = ws["kernel"].code
+    assert code.count("#pragma omp for nowait") == 4, code  # two pieces of each sweep, the third waits
+    assert "for (int i = i_first; i < i_past; i++)\n                b[i] = 0.25 * (a[i - 1] + 2.0 * a[i] + a[i + 1]);" \
+        in code.replace("A[", "a[").replace("B[", "b[")
+
+
+def test_worksharing_loops_with_reductions_are_not_split(write_c):
+    text = """
+double a[100];
+double f(int n)
+{
+    double s = 0.0;
+    #pragma omp parallel for reduction(+:s)
+    for (int i = 0; i < n; i++)
+        s += i > 0 ? a[i - 1] : a[i];
+    return s;
+}
+"""
+    ws = Workspace(write_c(text))
+    before = ws["f"].code
+    with pytest.raises(PassFailed, match="only an 'omp for' loop is split"):
+        ws["f"].split_boundaries()
+    assert ws["f"].code == before
+    ws = Workspace(write_c(text.replace("parallel for reduction", "for reduction")))
+    with pytest.raises(PassFailed, match="its clause reduction"):
+        ws["f"].split_boundaries()
 
 
 def test_openmp_recipe_splits_the_boundaries(tmp_path):
@@ -342,7 +408,7 @@ def test_refusals_leave_the_function_unchanged(write_c, loop, why):
     assert ws["f"].code == before
 
 
-def test_worksharing_loop_is_not_split_but_its_inner_loops_are(write_c):
+def test_a_parallel_for_is_not_split_but_its_inner_loops_are(write_c):
     text = """
 double a[100][100], b[100][100];
 void f(int n)
@@ -359,3 +425,17 @@ void f(int n)
     assert code.count("#pragma omp parallel for") == 1
     assert "for (int i = 0; i < n; i++)" in code
     assert "b[i][j] = (i > 0 ? a[i - 1][j] : 0.0) + a[i][j - 1];" in code
+
+
+def test_tests_the_bounds_decide_fold_in_place(write_c):
+    """``i % m`` over ``0 <= i < m`` is ``i`` everywhere: no piece, the body alone changes."""
+    ws = Workspace(write_c("double p[100];\nvoid f(int m)\n{\n    for (int i = 0; i < m; i++)\n"
+                           "        p[i] = (double)(i % m) / m + (i >= 0 ? 1.0 : 2.0);\n}\n"))
+    ws["f"].split_boundaries()
+    expect(ws["f"].code, """
+        void f(int m)
+        {
+            for (int i = 0; i < m; i++)
+                p[i] = (double)i / m + 1.0;
+        }
+        """)

@@ -40,7 +40,7 @@ from passman.printer import to_c
 from ..analysis.effect_model import current_scope
 from ..cfacts.control import detach_pragmas, pragmas_before
 from ..cfacts.folding import int_value, make_int, simplify
-from ..cfacts.forms import linear_coefficient
+from ..cfacts.forms import extreme, linear_coefficient
 from ..cfacts.names import fresh_name, names_in_scope, substitute
 from ..cfacts.sideeffects import has_side_effects, variables
 from ..cfacts.types import arith_type, expr_arith_type
@@ -116,11 +116,12 @@ def index_test(cmp: c_ast.BinaryOp, index: str, invariant: Callable[[c_ast.ID], 
     and entering linearly, and the point where the test changes either a
     constant or growing with every variable in it (``n - 1``, ``n + m``:
     near the end of a range that grows with them). Other tests are not
-    folded.
+    folded. ``env`` None: the operands' types were checked where they came
+    from (:func:`wrap_of`'s tests).
     """
     if not (_plain(cmp.left) and _plain(cmp.right)):
         return None
-    if env.expr_category(cmp.left) != "signed" or env.expr_category(cmp.right) != "signed":
+    if env is not None and (env.expr_category(cmp.left) != "signed" or env.expr_category(cmp.right) != "signed"):
         return None
     diff = c_ast.BinaryOp("-", cmp.left, cmp.right)
     coef = linear_coefficient(diff, index)
@@ -143,16 +144,70 @@ def index_test(cmp: c_ast.BinaryOp, index: str, invariant: Callable[[c_ast.ID], 
     return None if rest is None else IndexTest(cmp, coef, -rest / coef)
 
 
-def index_tests(body: c_ast.Node, index: str, invariant: Callable[[c_ast.ID], bool], env) -> list[IndexTest]:
-    """The distinct foldable tests of ``index`` in ``body`` (:func:`index_test`) outside the headers of
-    its loops (:func:`_outside_headers`)."""
-    found: dict[str, IndexTest] = {}
-    for n in _outside_headers(body):
-        if isinstance(n, c_ast.BinaryOp) and n.op in _COMPARISONS:
-            t = index_test(n, index, invariant, env)
-            if t is not None and t.text not in found:
-                found[t.text] = t
-    return list(found.values())
+@dataclass
+class Wrap:
+    """``e % m`` (a periodic edge: ``(i + 1) % n``, ``(i - 1 + n) % n``) where it equals ``e - q*m``:
+    between its two tests, ``e - q*m >= 0`` and ``e - q*m < m`` (then ``m > 0`` and ``e >= 0``, and C's
+    remainder is the mathematical one). One option per quotient ``q`` (0, 1) whose tests are foldable:
+    the split takes the one whose tests change one near each end of the range."""
+
+    node: c_ast.BinaryOp
+    #: ``(e - q*m`` simplified (``(i - 1 + n) % n``, q = 1: ``i - 1``), its two tests)
+    options: list[tuple[c_ast.Node, tuple[IndexTest, IndexTest]]]
+
+    @property
+    def text(self) -> str:
+        return to_c(self.node)
+
+
+def wrap_of(mod: c_ast.BinaryOp, index: str, invariant: Callable[[c_ast.ID], bool], env) -> Wrap | None:
+    """``mod`` (``e % m``) as a remainder the split can fold, or None: ``e`` and ``m`` plain signed
+    arithmetic, ``e`` affine in the index, ``m`` free of it, their other variables ``invariant``, and a
+    quotient ``q`` of 0 or 1 whose two tests are foldable (:func:`index_test`)."""
+    e, m = mod.left, mod.right
+    if not (_plain(e) and _plain(m)) or env.expr_category(e) != "signed" or env.expr_category(m) != "signed":
+        return None
+    if not linear_coefficient(e, index) or linear_coefficient(m, index) != 0:
+        return None
+    if not all(invariant(v) for x in (e, m) for v in variables(x) if v.name != index):
+        return None
+    options = []
+    for q in (0, 1):
+        value = simplify(copy_node(e) if q == 0 else c_ast.BinaryOp("-", copy_node(e), copy_node(m)))
+        low = index_test(c_ast.BinaryOp(">=", value, make_int(0), mod.coord), index, lambda _: True, None)
+        high = index_test(c_ast.BinaryOp("<", copy_node(value), copy_node(m), mod.coord), index, lambda _: True, None)
+        if low is not None and high is not None:
+            options.append((value, (low, high)))
+    return Wrap(mod, options) if options else None
+
+
+@dataclass
+class Found:
+    """The foldable tests and remainders of a body, and which of them sit where the time goes."""
+
+    tests: list[IndexTest]
+    wraps: list[Wrap]
+    #: the texts of those in the innermost loops' code
+    hot: set[str]
+
+
+def index_tests(f: c_ast.For, index: str, invariant: Callable[[c_ast.ID], bool], env) -> Found:
+    """The distinct foldable tests (:func:`index_test`) and remainders (:func:`wrap_of`) of ``index`` in
+    the body of ``f``, outside the headers of its loops (:func:`_outside_headers`)."""
+    hot_nodes = {id(n) for n in _innermost_code(f)}
+    tests: dict[str, IndexTest] = {}
+    wraps: dict[str, Wrap] = {}
+    hot: set[str] = set()
+    for n in _outside_headers(f.stmt):
+        if not isinstance(n, c_ast.BinaryOp) or n.op not in (*_COMPARISONS, "%"):
+            continue
+        found = index_test(n, index, invariant, env) if n.op != "%" else wrap_of(n, index, invariant, env)
+        if found is None:
+            continue
+        (tests if n.op != "%" else wraps).setdefault(found.text, found)
+        if id(n) in hot_nodes:
+            hot.add(found.text)
+    return Found(list(tests.values()), list(wraps.values()), hot)
 
 
 def _outside_headers(root: c_ast.Node):
@@ -185,8 +240,8 @@ def _innermost_code(f: c_ast.For):
 
 
 def _mentions(n: c_ast.Node, index: str) -> bool:
-    """Whether ``n`` is a comparison that names ``index`` (a candidate test, before any typing)."""
-    return (isinstance(n, c_ast.BinaryOp) and n.op in _COMPARISONS
+    """Whether ``n`` is a comparison or a remainder that names ``index`` (a candidate, before any typing)."""
+    return (isinstance(n, c_ast.BinaryOp) and n.op in (*_COMPARISONS, "%")
             and any(v.name == index for v in variables(n)))  # fmt: skip
 
 
@@ -258,14 +313,18 @@ def _truth(e: c_ast.Node) -> c_ast.Node:
     return e
 
 
-def _folded(node: c_ast.Node, values: dict[str, int]) -> c_ast.Node:
-    """``node`` (a copy) with the tests ``values`` names replaced by their values, and what became constant
-    folded: conditional expressions and ``if`` statements on a constant, ``&&``, ``||``, ``!`` in conditions."""
+def _folded(node: c_ast.Node, values: dict[str, int], remainders: dict[str, c_ast.Node]) -> c_ast.Node:
+    """``node`` (a copy) with the tests ``values`` names replaced by their values, the remainders
+    ``remainders`` names by theirs, and what became constant folded: conditional expressions and ``if``
+    statements on a constant, ``&&``, ``||``, ``!`` in conditions."""
 
     def fold(n: c_ast.Node) -> c_ast.Node | None:
         if isinstance(n, c_ast.BinaryOp) and n.op in _COMPARISONS:
             v = values.get(to_c(n))
             return None if v is None else make_int(v, n.coord)
+        if isinstance(n, c_ast.BinaryOp) and n.op == "%":
+            r = remainders.get(to_c(n))
+            return None if r is None else copy_node(r)
         if isinstance(n, c_ast.TernaryOp):
             n.cond = _truth(n.cond)
             v = _constant(n.cond)
@@ -285,6 +344,62 @@ def _folded(node: c_ast.Node, values: dict[str, int]) -> c_ast.Node:
     for block in walk(out):  # drop the empty statements left by folded ifs
         if isinstance(block, c_ast.Compound) and block.block_items:
             block.block_items = [s for s in block.block_items if not isinstance(s, c_ast.EmptyStatement)]
+    return out
+
+
+def _strongest(atoms: list[c_ast.BinaryOp]) -> list[c_ast.BinaryOp]:
+    """``atoms`` (a conjunction) without those another one implies: of ``i + 1 < n`` and ``i - 1 < n``
+    only the first (same terms but the constant, same direction; integers, so ``x < 0`` is ``x + 1 <= 0``)."""
+    best: dict[tuple[str, str], tuple[int, c_ast.BinaryOp]] = {}
+    kept: list[c_ast.BinaryOp] = []
+    for a in atoms:
+        if a.op not in ("<", "<=", ">", ">="):
+            kept.append(a)
+            continue
+        diff = simplify(c_ast.BinaryOp("-", copy_node(a.left), copy_node(a.right)))
+        zero = copy_node(diff)  # substitute rewrites in place
+        for v in {v.name for v in variables(diff)}:
+            zero = substitute(zero, v, lambda: make_int(0))
+        c = int_value(simplify(zero))
+        if c is None:
+            kept.append(a)
+            continue
+        terms = to_c(simplify(c_ast.BinaryOp("-", diff, make_int(c))))
+        # as `terms + c' <= 0` or `terms + c' >= 0`: the larger c' is the stronger for <=, the smaller for >=
+        upper = a.op in ("<", "<=")
+        strength = (c + (a.op == "<")) if upper else -(c - (a.op == ">"))
+        key = (terms, "<=" if upper else ">=")
+        if key not in best or strength > best[key][0]:
+            best[key] = (strength, a)
+    return kept + [a for _, a in best.values()]
+
+
+def _needed(atoms: list[c_ast.BinaryOp], f: c_ast.For, index: str, low: bool) -> list[c_ast.BinaryOp]:
+    """``atoms`` without those the loop's own bounds make true: a low one true from the first index on
+    (``i >= 0`` from ``i = 0``), a high one true wherever the condition is (``i < m`` under ``i < m``)."""
+    try:
+        h = counted_header(f)
+    except NotCounted:
+        h = None
+    conjuncts, stack = set(), [f.cond]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, c_ast.BinaryOp) and c.op == "&&":
+            stack += [c.left, c.right]
+        else:
+            conjuncts.add(to_c(c))
+    out = []
+    for a in atoms:
+        at = _threshold(a, index) if a.op in ("<", "<=", ">", ">=") else None
+        if at is not None and h is not None:
+            bound = h.lb if low else h.ub
+            same = to_c(simplify(at)) == to_c(simplify(bound))
+            x, b = int_value(at), int_value(simplify(bound))
+            if same or (x is not None and b is not None and (b >= x if low else b <= x)):
+                continue
+        if not low and to_c(a) in conjuncts:
+            continue
+        out.append(a)
     return out
 
 
@@ -374,14 +489,17 @@ def split_loop(module: Module, label: str) -> c_ast.For | None:
     def invariant(v: c_ast.ID) -> bool:
         return v.name not in declared and kept.change(v) is None
 
-    tests = index_tests(f.stmt, index, invariant, env)
-    hot = {to_c(n) for n in _innermost_code(f)}
-    if not any(t.text in hot for t in tests):
+    found = index_tests(f, index, invariant, env)
+    if not found.hot:
         return None  # no test where the time goes: a copy would only add code
+    sharing = None
     for p in pragmas_before(site.parent, site.labelled):
         words = p.string.split()
         if words[:1] == ["omp"] and any(w.split("(")[0] in _WORKSHARING for w in words[1:3]):
-            raise fail(f"'#pragma {p.string}' shares its iterations out")
+            why = _unsplittable_sharing(p.string)
+            if why:
+                raise fail(f"'#pragma {p.string}' shares its iterations out{why}")
+            sharing = p
     for n in walk(f.stmt):
         if isinstance(n, c_ast.Pragma) and n.string.split()[:1] == ["omp"] and n.string.split()[1:2] != ["simd"]:
             raise fail(f"the body holds '#pragma {n.string}'")
@@ -391,10 +509,25 @@ def split_loop(module: Module, label: str) -> c_ast.For | None:
         raise fail(f"index {index} is written in the body (line {written[0].node.coord.line})")
 
     first, last = _extreme_constant(lb, False), _last_constant(f.cond, index)
-    sides = [(_near_start(t, first, last), t) for t in tests]
-    low = [t.interior(True)[0] for near, t in sides if near]
-    high = [t.interior(False)[0] for near, t in sides if not near]
-    interior_body = _folded(f.stmt, {t.text: t.interior(near)[1] for near, t in sides})
+    sides = [(_near_start(t, first, last), t) for t in found.tests]
+    remainders = {}
+    for w in found.wraps:  # a remainder folds where both its tests are true, one near each end
+        for value, tests in w.options:
+            near = [_near_start(t, first, last) for t in tests]
+            if near == [True, False] and all(t.interior(n)[1] == 1 for n, t in zip(near, tests)):
+                remainders[w.text] = value
+                sides += list(zip(near, tests))
+                break
+    if not found.hot & ({t.text for _, t in sides} | set(remainders)):
+        return None
+    low = _needed(_strongest([t.interior(True)[0] for near, t in sides if near]), f, index, True)
+    high = _needed(_strongest([t.interior(False)[0] for near, t in sides if not near]), f, index, False)
+    interior_body = _folded(f.stmt, {t.text: t.interior(near)[1] for near, t in sides}, remainders)
+    if not low and not high:  # the loop's own bounds keep every test constant: only the body changes
+        f.stmt = interior_body
+        return f
+    if sharing is not None:
+        return _split_shared(module, loop, sharing, low, high, interior_body, env, fail)
     # the pieces continue from one another: a `for (int i = ...)` index is declared before them
     hoisted: list[c_ast.Node] = []
     init, cond = f.init, f.cond
@@ -425,6 +558,108 @@ def split_loop(module: Module, label: str) -> c_ast.For | None:
         replace_child(site.parent, site.labelled, c_ast.Compound(items, f.coord))
     else:
         replace_child(site.parent, site.labelled, items)
+    return interior
+
+
+def _unsplittable_sharing(pragma: str) -> str:
+    """Why the worksharing loop of ``#pragma <pragma>`` cannot become three (an empty string when it can):
+    ``omp for`` with ``schedule``, ``nowait``, ``private`` or ``firstprivate`` clauses only (each piece
+    keeps them; a reduction, ``lastprivate``, ``ordered``, ``collapse`` or ``linear`` would change)."""
+    words = pragma.replace("(", " (").split()
+    if words[1:2] != ["for"]:
+        return f": only an 'omp for' loop is split (a combined construct would start {words[1]} thrice)"
+    for w in words[2:]:
+        if not w.startswith("(") and w not in ("schedule", "nowait", "private", "firstprivate"):
+            return f": its clause {w} would not mean the same on three loops"
+        if w.startswith("(") and "static" not in w and words[words.index(w) - 1] == "schedule":
+            return f": its schedule{w} is not static"
+    return ""
+
+
+def _threshold(atom: c_ast.BinaryOp, index: str) -> c_ast.Node | None:
+    """Where ``atom`` (``a*i + r op 0`` with ``a`` 1 or -1) changes: the first index it holds at when it
+    rises (``i + r > 0``: ``-r + 1``), the first it fails at when it falls (``i + r < 0``: ``-r``)."""
+    diff = simplify(c_ast.BinaryOp("-", copy_node(atom.left), copy_node(atom.right)))
+    a = linear_coefficient(diff, index)
+    if a not in (1, -1):
+        return None
+    # -r = i - diff when a = 1, r = diff + i when a = -1 (the sums flattened: i - (i - n + 1) is n - 1)
+    if a == 1:
+        base = simplify(c_ast.BinaryOp("-", c_ast.ID(index), diff))
+    else:
+        base = simplify(c_ast.BinaryOp("+", diff, c_ast.ID(index)))
+    # a = 1: i > -r, i >= -r, i < -r, i <= -r;  a = -1: i < r, i <= r, i > r, i >= r
+    op = atom.op if a == 1 else {"<": ">", "<=": ">=", ">": "<", ">=": "<="}[atom.op]
+    return simplify(c_ast.BinaryOp("+", base, make_int(1))) if op in (">", "<=") else base
+
+
+def _split_shared(module: Module, loop, sharing: c_ast.Pragma, low, high, interior_body: c_ast.Node, env,
+                  fail) -> c_ast.For | None:  # fmt: skip
+    """A worksharing loop ``#pragma omp for`` split into three worksharing loops in canonical form, the first
+    two ``nowait`` (the iterations were independent: pieces may overlap in time as iterations did)::
+
+        const int i_first = max(lb, min(ub, L)), i_past = max(i_first, min(ub, U));
+        #pragma omp for nowait
+        for (int i = lb; i < i_first; i++) ...      (the body as written)
+        #pragma omp for nowait
+        for (int i = i_first; i < i_past; i++) ...  (the interior copy)
+        #pragma omp for
+        for (int i = i_past; i < ub; i++) ...       (the body as written)
+
+    ``L`` the largest of the low tests' thresholds, ``U`` the smallest of the high ones' (tests of the
+    index with coefficient 1 or -1 only: None otherwise, the loop left as it is).
+    """
+    site, f = loop.site, loop.node
+    try:
+        cl = counted_header(f)
+    except NotCounted as why:
+        raise fail(f"{why} (a worksharing loop's pieces need bounds)") from None
+    if cl.step != 1 or cl.index_decl is None:
+        raise fail("a worksharing loop is split when it declares its index and steps by 1")
+    lows = [_threshold(t, cl.index) for t in low]
+    highs = [_threshold(t, cl.index) for t in high]
+    if any(x is None for x in lows + highs):
+        return None
+    index_type = arith_type(cl.index_decl.type, env)
+    if index_type is None or any(expr_arith_type(e, env) != index_type for e in (cl.lb, cl.ub_source)):
+        raise fail("its bounds do not have its index's type")
+
+    def fold(op: str, xs: list[c_ast.Node]) -> c_ast.Node:
+        out = xs[0]
+        for x in xs[1:]:
+            out = extreme(op, out, x)
+        return out
+
+    taken = names_in_scope(module.ast, module.cu.ast.ext)
+    first, past = fresh_name(f"{cl.index}_first", taken), fresh_name(f"{cl.index}_past", taken)
+
+    def const(name: str, value: c_ast.Node) -> c_ast.Decl:
+        kind = copy_node(cl.index_decl.type)
+        kind.declname = name
+        kind.quals = ["const", *[q for q in kind.quals if q != "const"]]
+        return c_ast.Decl(name, ["const"], [], [], [], kind, value, None, f.coord)
+
+    start = extreme(">", cl.lb, fold("<", [cl.ub, *lows])) if lows else copy_node(cl.lb)
+    end = extreme(">", c_ast.ID(first), fold("<", [cl.ub, *highs])) if highs else copy_node(cl.ub)
+    detach_pragmas(site.parent, site.labelled)
+    words = sharing.string.split()
+    clause = sharing.string if "nowait" in words else sharing.string + " nowait"
+
+    def piece(lo: c_ast.Node, hi: c_ast.Node, body: c_ast.Node) -> c_ast.For:
+        decl = copy_node(cl.index_decl)
+        decl.init = lo
+        cond = c_ast.BinaryOp("<", c_ast.ID(cl.index), hi, f.coord)
+        return c_ast.For(c_ast.DeclList([decl], f.coord), cond, copy_node(f.next), body, f.coord)
+
+    interior = piece(c_ast.ID(first), c_ast.ID(past), interior_body)
+    site.labelled.stmt = interior
+    items = [
+        const(first, start), const(past, end),
+        c_ast.Pragma(clause, f.coord), piece(copy_node(cl.lb), c_ast.ID(first), _relabelled(f.stmt, module)),
+        c_ast.Pragma(clause, f.coord), site.labelled,
+        c_ast.Pragma(sharing.string, f.coord), piece(c_ast.ID(past), copy_node(cl.ub), _relabelled(f.stmt, module)),
+    ]  # fmt: skip
+    replace_child(site.parent, site.labelled, c_ast.Compound(items, f.coord))
     return interior
 
 
