@@ -1,10 +1,11 @@
-"""What the interior copies of ``split_boundaries`` win on a stencil whose edges are guarded.
+"""What the interior copies of ``split_boundaries`` win on stencils whose edges are guarded.
 
 Run:  python benchmarks/bench_boundaries.py [--repeat 5] [--threads 2] [--out F]
 
 ``heat_2d_edges`` (the corpus's 2-D heat equation over the whole grid, its
 neighbours clamped to the edge in one sweep and zero outside it in the
-other) at an in-cache and an out-of-cache size, built five ways:
+other) and ``heat_1d_periodic`` (1-D heat on a ring: ``(i - 1 + n) % n``),
+each at an in-cache and an out-of-cache size, built five ways:
 
 * ``gcc``: ``gcc -O3`` of the original (the baseline, run at ``--threads``
   like the others: it has no OpenMP);
@@ -44,8 +45,10 @@ from bench_polly import (  # noqa: E402
     timed,
 )
 
-KERNEL = "heat_2d_edges"
-SIZES = {"in": {"N": 500, "TSTEPS": 400}, "out": {"N": 3000, "TSTEPS": 30}}
+SIZES = {
+    "heat_2d_edges": {"in": {"N": 500, "TSTEPS": 400}, "out": {"N": 3000, "TSTEPS": 30}},
+    "heat_1d_periodic": {"in": {"N": 100000, "TSTEPS": 2000}, "out": {"N": 8000000, "TSTEPS": 40}},
+}
 VARIANTS = {
     "no split": ["boundaries=false"],
     "passman": [],
@@ -53,9 +56,9 @@ VARIANTS = {
 }
 
 
-def bench(size: str, folder: Path, args: argparse.Namespace) -> dict[str, Measure]:
-    """Build the variants of one size, run them interleaved, check their outputs."""
-    src = sized_copy(KERNEL, SIZES[size], folder / "src")
+def bench(kernel: str, size: str, folder: Path, args: argparse.Namespace) -> dict[str, Measure]:
+    """Build the variants of one kernel at one size, run them interleaved, check their outputs."""
+    src = sized_copy(kernel, SIZES[kernel][size], folder / "src")
     built = {"gcc": build_gcc(src, folder / "gcc")}
     if "polly" in args.variants:
         built["polly"] = build_polly(src, folder / "polly", [])
@@ -83,10 +86,10 @@ def bench(size: str, folder: Path, args: argparse.Namespace) -> dict[str, Measur
     return {name: m for name, (_, m) in built.items()}
 
 
-def table(rows: dict[str, dict[str, Measure]], variants: list[str]) -> str:
-    head = "| size | gcc s | " + " | ".join(f"{v} x" for v in variants) + " | split / no split |"
-    lines = [head, "|" + "---|" * (len(variants) + 3)]
-    for size, results in rows.items():
+def table(rows: dict[tuple[str, str], dict[str, Measure]], variants: list[str]) -> str:
+    head = "| kernel | size | gcc s | " + " | ".join(f"{v} x" for v in variants) + " | split / no split |"
+    lines = [head, "|" + "---|" * (len(variants) + 4)]
+    for (kernel, size), results in rows.items():
         base = results["gcc"].median
         cells = []
         for v in variants:
@@ -94,7 +97,7 @@ def table(rows: dict[str, dict[str, Measure]], variants: list[str]) -> str:
             cells.append("FAILED" if m is None or m.median is None or not base else f"{base / m.median:.2f}")
         split, plain = results.get("passman"), results.get("no split")
         gain = f"{plain.median / split.median:.2f}" if split and plain and split.median and plain.median else "-"
-        lines.append(f"| {size} | {base:.3f} | " + " | ".join(cells) + f" | {gain} |")
+        lines.append(f"| {kernel} | {size} | {base:.3f} | " + " | ".join(cells) + f" | {gain} |")
     return "\n".join(lines)
 
 
@@ -103,12 +106,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--repeat", type=int, default=5, help="interleaved runs per variant (default 5)")
     p.add_argument("--threads", type=int, default=2, help="OMP_NUM_THREADS (default 2)")
     p.add_argument("--sizes", default="in,out", help="in, out or both (default in,out)")
+    p.add_argument("--kernels", default=",".join(SIZES), help=f"comma-separated (default {','.join(SIZES)})")
     p.add_argument("--variants", default="polly,no split,passman,split only",
                    help="comma-separated: polly, no split, passman, split only")  # fmt: skip
     p.add_argument("--timeout", type=float, default=300)
     p.add_argument("--out", type=Path, default=None, help="also write the report there (markdown)")
     args = p.parse_args(argv)
     args.variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    args.kernels = [k.strip() for k in args.kernels.split(",") if k.strip()]
     return args
 
 
@@ -116,13 +121,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     rows = {}
     with tempfile.TemporaryDirectory(prefix="passman-bench-edges-") as tmp:
-        for size in [s.strip() for s in args.sizes.split(",") if s.strip()]:
-            log(f"{KERNEL} {size} {SIZES[size]}")
-            rows[size] = bench(size, Path(tmp) / size, args)
+        for kernel in args.kernels:
+            for size in [s.strip() for s in args.sizes.split(",") if s.strip()]:
+                log(f"{kernel} {size} {SIZES[kernel][size]}")
+                rows[kernel, size] = bench(kernel, size, Path(tmp) / kernel / size, args)
     variants = ([v for v in ("polly",) if v in args.variants]
                 + [v for v in VARIANTS if v in args.variants])  # fmt: skip
     report = (
-        f"# split_boundaries on {KERNEL}, {datetime.date.today()}\n\n"
+        f"# split_boundaries on stencils with guarded edges, {datetime.date.today()}\n\n"
         f"`python benchmarks/bench_boundaries.py --repeat {args.repeat} --threads {args.threads}` on "
         f"{platform.node()}; sizes {SIZES}; speed-ups over `gcc -O3` of the original, medians of interleaved "
         "runs, every output checked.\n\n" + table(rows, variants) + "\n"

@@ -320,13 +320,20 @@ def _coarse_recipe(module):
     load_recipe("openmp").main(module.ws, poly=False, min_work=0, region_work=0, program_work=0)
 
 
-@pytest.mark.parametrize("text", [CLAMP_1D, PERIODIC_1D], ids=["clamped", "periodic"])
-def test_worksharing_sweeps_split_into_three_worksharing_loops(tmp_path, text):
+#: PERIODIC_1D with the index declared at the top of the kernel (private to each worksharing loop)
+PERIODIC_OUTSIDE = PERIODIC_1D.replace("    for (int t = 0;", "    int i;\n    for (int t = 0;").replace(
+    "        for (int i = 0; i < n; i++)", "        for (i = 0; i < n; i++)")  # fmt: skip
+
+
+@pytest.mark.parametrize("text, index", [(CLAMP_1D, "int i"), (PERIODIC_1D, "int i"), (PERIODIC_OUTSIDE, "i")],
+                         ids=["clamped", "periodic", "periodic-index-outside"])  # fmt: skip
+def test_worksharing_sweeps_split_into_three_worksharing_loops(tmp_path, text, index):
     ws = program_same_output(tmp_path, "sweep.c", text, "kernel", _coarse_recipe)
     code = ws["kernel"].code
     assert code.count("#pragma omp for nowait") == 4, code  # two pieces of each sweep, the third waits
-    assert "for (int i = i_first; i < i_past; i++)\n                b[i] = 0.25 * (a[i - 1] + 2.0 * a[i] + a[i + 1]);" \
-        in code.replace("A[", "a[").replace("B[", "b[")
+    # the sizes are constants by then (N = 200): the split points too
+    interior = f"for ({index} = 1; i < 199; i++)\n" + " " * 16 + "b[i] = 0.25 * (a[i - 1] + 2.0 * a[i] + a[i + 1]);"
+    assert interior in code.replace("A[", "a[").replace("B[", "b["), code
 
 
 def test_worksharing_loops_with_reductions_are_not_split(write_c):

@@ -614,50 +614,68 @@ def _split_shared(module: Module, loop, sharing: c_ast.Pragma, low, high, interi
         cl = counted_header(f)
     except NotCounted as why:
         raise fail(f"{why} (a worksharing loop's pieces need bounds)") from None
-    if cl.step != 1 or cl.index_decl is None:
-        raise fail("a worksharing loop is split when it declares its index and steps by 1")
+    if cl.step != 1:
+        raise fail("a worksharing loop is split when it steps by 1")
+    # the index's type: its declaration in the loop, or outside (then private to each construct, and
+    # unspecified after it, as after the loop: no lastprivate)
+    decl = cl.index_decl if cl.index_decl is not None else current_scope(module).names.decl_of(f.init.lvalue)
     lows = [_threshold(t, cl.index) for t in low]
     highs = [_threshold(t, cl.index) for t in high]
     if any(x is None for x in lows + highs):
         return None
-    index_type = arith_type(cl.index_decl.type, env)
+    index_type = arith_type(decl.type, env)
     if index_type is None or any(expr_arith_type(e, env) != index_type for e in (cl.lb, cl.ub_source)):
         raise fail("its bounds do not have its index's type")
+
+    def pick(op: str, a: c_ast.Node, b: c_ast.Node) -> c_ast.Node:  # min or max, constants folded
+        x, y = int_value(simplify(a)), int_value(simplify(b))
+        if x is not None and y is not None:
+            return make_int(min(x, y) if op == "<" else max(x, y))
+        return extreme(op, a, b)
 
     def fold(op: str, xs: list[c_ast.Node]) -> c_ast.Node:
         out = xs[0]
         for x in xs[1:]:
-            out = extreme(op, out, x)
+            out = pick(op, out, x)
         return out
 
     taken = names_in_scope(module.ast, module.cu.ast.ext)
     first, past = fresh_name(f"{cl.index}_first", taken), fresh_name(f"{cl.index}_past", taken)
 
     def const(name: str, value: c_ast.Node) -> c_ast.Decl:
-        kind = copy_node(cl.index_decl.type)
+        kind = copy_node(decl.type)
         kind.declname = name
         kind.quals = ["const", *[q for q in kind.quals if q != "const"]]
         return c_ast.Decl(name, ["const"], [], [], [], kind, value, None, f.coord)
 
-    start = extreme(">", cl.lb, fold("<", [cl.ub, *lows])) if lows else copy_node(cl.lb)
-    end = extreme(">", c_ast.ID(first), fold("<", [cl.ub, *highs])) if highs else copy_node(cl.ub)
+    start = pick(">", cl.lb, fold("<", [cl.ub, *lows])) if lows else copy_node(cl.lb)
+    end = pick(">", start, fold("<", [cl.ub, *highs])) if int_value(start) is not None and highs else (
+        extreme(">", c_ast.ID(first), fold("<", [cl.ub, *highs])) if highs else copy_node(cl.ub))
     detach_pragmas(site.parent, site.labelled)
     words = sharing.string.split()
     clause = sharing.string if "nowait" in words else sharing.string + " nowait"
 
     def piece(lo: c_ast.Node, hi: c_ast.Node, body: c_ast.Node) -> c_ast.For:
-        decl = copy_node(cl.index_decl)
-        decl.init = lo
+        if cl.index_decl is not None:
+            own = copy_node(cl.index_decl)
+            own.init = lo
+            init = c_ast.DeclList([own], f.coord)
+        else:
+            init = c_ast.Assignment("=", c_ast.ID(cl.index), lo, f.coord)
         cond = c_ast.BinaryOp("<", c_ast.ID(cl.index), hi, f.coord)
-        return c_ast.For(c_ast.DeclList([decl], f.coord), cond, copy_node(f.next), body, f.coord)
+        return c_ast.For(init, cond, copy_node(f.next), body, f.coord)
 
-    interior = piece(c_ast.ID(first), c_ast.ID(past), interior_body)
+    # the two split points, named unless constant
+    decls = [const(name, value) for name, value in ((first, start), (past, end)) if int_value(value) is None]
+    at_first = c_ast.ID(first) if int_value(start) is None else start
+    at_past = c_ast.ID(past) if int_value(end) is None else end
+    interior = piece(copy_node(at_first), copy_node(at_past), interior_body)
     site.labelled.stmt = interior
     items = [
-        const(first, start), const(past, end),
-        c_ast.Pragma(clause, f.coord), piece(copy_node(cl.lb), c_ast.ID(first), _relabelled(f.stmt, module)),
+        *decls,
+        c_ast.Pragma(clause, f.coord), piece(copy_node(cl.lb), copy_node(at_first), _relabelled(f.stmt, module)),
         c_ast.Pragma(clause, f.coord), site.labelled,
-        c_ast.Pragma(sharing.string, f.coord), piece(c_ast.ID(past), copy_node(cl.ub), _relabelled(f.stmt, module)),
+        c_ast.Pragma(sharing.string, f.coord), piece(copy_node(at_past), copy_node(cl.ub), _relabelled(f.stmt, module)),
     ]  # fmt: skip
     replace_child(site.parent, site.labelled, c_ast.Compound(items, f.coord))
     return interior

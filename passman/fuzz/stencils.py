@@ -25,8 +25,8 @@ steps (``time_tile`` with a random shape, schedule and tile sizes,
 then balanced tiles,
 ``auto_schedule`` with a forced shape), then, one case in two,
 ``split_boundaries``; one program in four runs its space loops over the
-whole grid with every neighbour guarded, clamped (``A[i - 1 < 0 ? 0 : i - 1]``)
-or zero outside (``(i + 2 < n ? A[i + 2] : 0.0)``). The oracle is the API mode's
+whole grid with every neighbour guarded, clamped (``A[i - 1 < 0 ? 0 : i - 1]``),
+zero outside (``(i + 2 < n ? A[i + 2] : 0.0)``) or periodic (``A[(i - 1 + n) % n]``). The oracle is the API mode's
 (:func:`.oracle.check_api`): the original and the result run at 1, 2 and 4
 threads must print the same checksum, a refusal must leave the code as it
 was, nothing may raise.
@@ -81,8 +81,19 @@ def _ref(array: str, names: list[str], offset: tuple[int, ...]) -> str:
 
 
 def _guarded(rng: random.Random, edge: str, array: str, names: list[str], offset: tuple[int, ...]) -> str:
-    """A neighbour read kept inside ``[0, n)``: ``A[i - 1 < 0 ? 0 : i - 1]`` (clamped) or
-    ``(i + 2 < n ? A[i + 2] : 0.0)`` (zero outside), spelled one of several ways."""
+    """A neighbour read kept inside ``[0, n)``: ``A[i - 1 < 0 ? 0 : i - 1]`` (clamped),
+    ``(i + 2 < n ? A[i + 2] : 0.0)`` (zero outside) or ``A[(i - 1 + n) % n]`` (periodic), spelled one
+    of several ways."""
+    if edge == "wrap":  # periodic: the grid is a ring (a torus in 2-D)
+        idx = ""
+        for name, o in zip(names, offset):
+            if o < 0:
+                idx += rng.choice([f"[({name} - {-o} + n) % n]", f"[({name} + n - {-o}) % n]"])
+            elif o > 0:
+                idx += f"[({name} + {o}) % n]"
+            else:
+                idx += f"[{name}]"
+        return array + idx
     if edge == "clamp":
         idx = ""
         for name, o in zip(names, offset):
@@ -122,7 +133,7 @@ def generate_stencil(seed: int) -> str:
     # one in four runs its space loops over the whole grid, every neighbour guarded as real codes do at
     # their edges (a stream of its own): clamped to the edge, or zero outside it
     edge_rng = random.Random(f"stencil-edge:{seed}")
-    edge = edge_rng.choice(["clamp", "zero"]) if edge_rng.random() < 0.25 else ""
+    edge = edge_rng.choice(["clamp", "zero", "wrap"]) if edge_rng.random() < 0.25 else ""
 
     def ref(array: str, offset: tuple[int, ...]) -> str:
         if not edge or not any(offset):
