@@ -72,9 +72,10 @@ Options (``--set NAME=VALUE``):
   scheduler, and folds the scheduled functions' bounds that became
   constant (``partial_eval``);
 * ``boundaries`` (default true): last, ``split_boundaries`` gives every
-  loop whose body tests its index against a bound (clamped or zero-padded
-  edges: ``i > 0 ? a[i - 1] : a[i]``) a copy without the tests for the
-  iterations where they are constant (Pochoir's interior clone, per loop);
+  loop whose body tests its index against a bound (clamped, zero-padded or
+  periodic edges: ``i > 0 ? a[i - 1] : a[i]``, ``a[(i + 1) % n]``) a copy
+  without the tests for the iterations where they are constant (Pochoir's
+  interior clone, per loop; an ``omp for`` loop becomes three);
 * ``verbose`` says why ``auto_schedule`` left a function as it was, why
   each loop left sequential is, and which regions got an ``if`` clause.
 """
