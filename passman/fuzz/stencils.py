@@ -24,7 +24,9 @@ steps (``time_tile`` with a random shape, schedule and tile sizes,
 ``trapezoid_tile``, ``dlt`` (sequential or one region), ``eliminate_false_dependences``
 then balanced tiles,
 ``auto_schedule`` with a forced shape), then, one case in two,
-``split_boundaries``; one program in four runs its space loops over the
+``split_boundaries``; or (one case in seven) the OpenMP recipe's
+coarse-grain path with one region around the time loop, then
+``split_boundaries`` (its ``omp for`` sweeps split in three); one program in four runs its space loops over the
 whole grid with every neighbour guarded, clamped (``A[i - 1 < 0 ? 0 : i - 1]``),
 zero outside (``(i + 2 < n ? A[i + 2] : 0.0)``) or periodic (``A[(i - 1 + n) % n]``). The oracle is the API mode's
 (:func:`.oracle.check_api`): the original and the result run at 1, 2 and 4
@@ -229,6 +231,11 @@ int main(void)
 def stencil_steps(seed: int) -> list[Step]:
     """One or two steps on the kernel (the second after an elimination: balanced tiles), then ompify_code."""
     rng = random.Random(f"stencil-steps:{seed}")
+    if random.Random(f"stencil-coarse:{seed}").random() < 0.15:  # the recipe's coarse-grain path, every
+        # parallel loop kept, one region around the time loop: its sweeps become `omp for` loops to split
+        return [Step("coarse_grain_parallelization_with_reduction", KERNEL, None, (), {"min_work": 0, "region_work": 0}),
+                Step("ompify_code", KERNEL), Step("hoist_parallel_regions", KERNEL),
+                Step("split_boundaries", KERNEL), Step("ompify_code", "main")]  # fmt: skip
     name, kwargs = rng.choice(STEPS)
     kwargs = dict(kwargs)
     if name == "time_tile" and rng.random() < 0.6:
