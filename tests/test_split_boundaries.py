@@ -350,7 +350,7 @@ double f(int n)
 """
     ws = Workspace(write_c(text))
     before = ws["f"].code
-    with pytest.raises(PassFailed, match="only an 'omp for' loop is split"):
+    with pytest.raises(PassFailed, match="its clause reduction"):
         ws["f"].split_boundaries()
     assert ws["f"].code == before
     ws = Workspace(write_c(text.replace("parallel for reduction", "for reduction")))
@@ -415,23 +415,43 @@ def test_refusals_leave_the_function_unchanged(write_c, loop, why):
     assert ws["f"].code == before
 
 
-def test_a_parallel_for_is_not_split_but_its_inner_loops_are(write_c):
-    text = """
-double a[100][100], b[100][100];
-void f(int n)
+BLUR_ONCE = """\
+#include <stdio.h>
+#define N 70
+double a[N][N], b[N][N];
+static void smooth(int n)
 {
-    #pragma omp parallel for
-    for (int i = 0; i < n; i++)
+    int i;
+    #pragma omp parallel for private(i) schedule(static)
+    for (i = 0; i < n; i++)
         for (int j = 0; j < n; j++)
-            b[i][j] = (i > 0 ? a[i - 1][j] : 0.0) + (j > 0 ? a[i][j - 1] : 0.0);
+            b[i][j] = 0.2 * (a[i][j] + (i > 0 ? a[i - 1][j] : 0.0) + (i < n - 1 ? a[i + 1][j] : 0.0)
+                             + (j > 0 ? a[i][j - 1] : 0.0) + (j < n - 1 ? a[i][j + 1] : 0.0));
+}
+int main(void)
+{
+    double s = 0.0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            a[i][j] = (i * 37 + j * 11 + 3) % 17;
+    smooth(N);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            s += b[i][j] * (1 + (i + 2 * j) % 7);
+    printf("%.10e\\n", s);
+    return 0;
 }
 """
-    ws = Workspace(write_c(text))
-    ws["f"].split_boundaries()
-    code = ws["f"].code
-    assert code.count("#pragma omp parallel for") == 1
-    assert "for (int i = 0; i < n; i++)" in code
-    assert "b[i][j] = (i > 0 ? a[i - 1][j] : 0.0) + a[i][j - 1];" in code
+
+
+def test_a_parallel_for_becomes_a_region_of_worksharing_pieces(tmp_path):
+    """The user's ``parallel for`` (an image filter run once): a region around three ``omp for`` loops,
+    the region's clauses on it, the schedule on each loop; the rows' tests folded in the middle rows."""
+    ws = program_same_output(tmp_path, "smooth.c", BLUR_ONCE, "smooth", lambda m: m.split_boundaries())
+    code = ws["smooth"].code
+    assert "#pragma omp parallel private(i)\n    {" in code, code
+    assert code.count("#pragma omp for schedule(static) nowait") == 3
+    assert "b[i][j] = 0.2 * (a[i][j] + a[i - 1][j] + a[i + 1][j] + a[i][j - 1] + a[i][j + 1]);" in code
 
 
 def test_tests_the_bounds_decide_fold_in_place(write_c):

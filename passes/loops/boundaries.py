@@ -563,18 +563,57 @@ def split_loop(module: Module, label: str) -> c_ast.For | None:
     return interior
 
 
+def _clauses(text: str) -> list[tuple[str, str]]:
+    """The clauses of an OpenMP directive's text after its construct words: ``(name, "(args)" or "")``."""
+    out: list[tuple[str, str]] = []
+    k, n = 0, len(text)
+    while k < n:
+        while k < n and text[k] in " ,\t":
+            k += 1
+        start = k
+        while k < n and (text[k].isalnum() or text[k] == "_"):
+            k += 1
+        name = text[start:k]
+        while k < n and text[k] == " ":
+            k += 1
+        args = ""
+        if k < n and text[k] == "(":
+            depth, begin = 0, k
+            while k < n:
+                depth += {"(": 1, ")": -1}.get(text[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            args = text[begin:k]
+        if not name:
+            break
+        out.append((name, args))
+    return out
+
+
+#: clauses a split keeps on each piece (for) or on the region (a combined construct's parallel part)
+_FOR_CLAUSES = ("schedule", "nowait", "private", "firstprivate")
+_PARALLEL_CLAUSES = ("private", "firstprivate", "shared", "default", "if", "num_threads", "proc_bind")
+
+
 def _unsplittable_sharing(pragma: str) -> str:
     """Why the worksharing loop of ``#pragma <pragma>`` cannot become three (an empty string when it can):
-    ``omp for`` with ``schedule``, ``nowait``, ``private`` or ``firstprivate`` clauses only (each piece
-    keeps them; a reduction, ``lastprivate``, ``ordered``, ``collapse`` or ``linear`` would change)."""
-    words = pragma.replace("(", " (").split()
-    if words[1:2] != ["for"]:
-        return f": only an 'omp for' loop is split (a combined construct would start {words[1]} thrice)"
-    for w in words[2:]:
-        if not w.startswith("(") and w not in ("schedule", "nowait", "private", "firstprivate"):
-            return f": its clause {w} would not mean the same on three loops"
-        if w.startswith("(") and "static" not in w and words[words.index(w) - 1] == "schedule":
-            return f": its schedule{w} is not static"
+    ``omp for`` with ``schedule(static)``, ``nowait``, ``private`` or ``firstprivate`` clauses (each piece
+    keeps them), or ``omp parallel for`` with those and the region's own (``shared``, ``default``, ``if``,
+    ``num_threads``, ``proc_bind``); a reduction, ``lastprivate``, ``ordered``, ``collapse`` or ``linear``
+    would not mean the same on three loops."""
+    words = pragma.split()
+    if words[1:2] == ["for"]:
+        rest, allowed = pragma.split(None, 2)[2:], _FOR_CLAUSES
+    elif words[1:3] == ["parallel", "for"]:
+        rest, allowed = pragma.split(None, 3)[3:], (*_FOR_CLAUSES, *_PARALLEL_CLAUSES)
+    else:
+        return f": its construct '{' '.join(words[:3])}' is not 'omp for' or 'omp parallel for'"
+    for name, args in _clauses(rest[0] if rest else ""):
+        if name not in allowed or (name == "nowait" and words[1] == "parallel"):
+            return f": its clause {name} would not mean the same on three loops"
+        if name == "schedule" and "static" not in args:
+            return f": its schedule{args} is not static"
     return ""
 
 
@@ -655,7 +694,13 @@ def _split_shared(module: Module, loop, sharing: c_ast.Pragma, low, high, interi
         extreme(">", c_ast.ID(first), fold("<", [cl.ub, *highs])) if highs else copy_node(cl.ub))
     detach_pragmas(site.parent, site.labelled)
     words = sharing.string.split()
-    clause = sharing.string if "nowait" in words else sharing.string + " nowait"
+    combined = words[1] == "parallel"
+    last = sharing.string
+    if combined:  # `parallel for` = a region around one `for`: here around three (the region's barrier ends them)
+        clauses = _clauses(sharing.string.split(None, 3)[3] if len(words) > 3 else "")
+        region = " ".join(["omp parallel", *(n + a for n, a in clauses if n in _PARALLEL_CLAUSES)])
+        last = " ".join(["omp for", *(n + a for n, a in clauses if n == "schedule"), "nowait"])
+    clause = last if "nowait" in last.split() else last + " nowait"
 
     def piece(lo: c_ast.Node, hi: c_ast.Node, body: c_ast.Node) -> c_ast.For:
         if cl.index_decl is not None:
@@ -667,19 +712,24 @@ def _split_shared(module: Module, loop, sharing: c_ast.Pragma, low, high, interi
         cond = c_ast.BinaryOp("<", c_ast.ID(cl.index), hi, f.coord)
         return c_ast.For(init, cond, copy_node(f.next), body, f.coord)
 
-    # the two split points, named unless constant
-    decls = [const(name, value) for name, value in ((first, start), (past, end)) if int_value(value) is None]
+    # the split points, named unless constant (the interior's end is the loop's when no test is high)
+    ends = [(first, start)] + ([(past, end)] if highs else [])
+    decls = [const(name, value) for name, value in ends if int_value(value) is None]
     at_first = c_ast.ID(first) if int_value(start) is None else start
-    at_past = c_ast.ID(past) if int_value(end) is None else end
+    at_past = (c_ast.ID(past) if int_value(end) is None else end) if highs else copy_node(cl.ub)
     interior = piece(copy_node(at_first), copy_node(at_past), interior_body)
     site.labelled.stmt = interior
-    items = [
-        *decls,
-        c_ast.Pragma(clause, f.coord), piece(copy_node(cl.lb), copy_node(at_first), _relabelled(f.stmt, module)),
-        c_ast.Pragma(clause, f.coord), site.labelled,
-        c_ast.Pragma(sharing.string, f.coord), piece(copy_node(at_past), copy_node(cl.ub), _relabelled(f.stmt, module)),
-    ]  # fmt: skip
-    replace_child(site.parent, site.labelled, c_ast.Compound(items, f.coord))
+    loops: list[c_ast.Node] = []
+    if lows:
+        loops.append(piece(copy_node(cl.lb), copy_node(at_first), _relabelled(f.stmt, module)))
+    loops.append(site.labelled)
+    if highs:
+        loops.append(piece(copy_node(at_past), copy_node(cl.ub), _relabelled(f.stmt, module)))
+    items: list[c_ast.Node] = list(decls)
+    for k, lp in enumerate(loops):  # the last keeps the construct's end (its barrier), the others need none
+        items += [c_ast.Pragma(last if k == len(loops) - 1 else clause, f.coord), lp]
+    block = c_ast.Compound(items, f.coord)
+    replace_child(site.parent, site.labelled, [c_ast.Pragma(region, f.coord), block] if combined else block)
     return interior
 
 
@@ -742,14 +792,16 @@ def split_boundaries(module: Module, label: str = "") -> None:
     its body). Loops are visited outer first; a split loop's interior copy
     is searched again for its inner loops' tests, its boundary copies are
     not (they run few iterations). An ``omp for`` loop (``schedule(static)``,
-    ``nowait``, ``private``, ``firstprivate``) becomes three ``omp for``
-    loops with computed bounds, the first two ``nowait``; other loops run
+    ``nowait``, ``private``, ``firstprivate``) becomes up to three ``omp
+    for`` loops with computed bounds, all but the last ``nowait``; an ``omp
+    parallel for`` (those clauses and the region's: ``shared``, ``default``,
+    ``if``, ``num_threads``, ``proc_bind``) a region around them; other loops run
     their pieces one after the other, the interior copy without an ``omp
     simd`` (its condition is not an OpenMP canonical form). Left as they
     are: loops with a step that is not a constant, bodies left before their
-    end (``break``, ``return``, ``goto``), combined ``parallel for`` loops
-    and worksharing loops with other clauses (their inner loops are
-    split). Refused when no loop was split.
+    end (``break``, ``return``, ``goto``), and worksharing loops with other
+    clauses (a reduction, ``lastprivate``...; their inner loops are split).
+    Refused when no loop was split.
 
     Properties:
 
