@@ -40,7 +40,7 @@ from bench_polly import (  # noqa: E402
     build_polly,
     log,
     publish,
-    same_output,
+    run_interleaved,
     sized_copy,
     timed,
 )
@@ -71,19 +71,7 @@ def bench(kernel: str, size: str, folder: Path, args: argparse.Namespace) -> dic
     _, expect, err = timed(built["gcc"][0], args.threads, args.timeout)
     if err:
         raise SystemExit(f"the original does not run: {err}")
-    for _ in range(args.repeat):
-        for name, (binary, m) in built.items():
-            if m.error:
-                continue
-            seconds, out, err = timed(binary, args.threads, args.timeout)
-            if err is None and not same_output(expect, out):
-                err, m.wrong = f"prints {out.strip()[:80]!r}, the original {expect.strip()[:80]!r}", True
-            if err:
-                m.error = err
-                log(f"  {size}/{name}: {err}")
-            else:
-                m.times.append(seconds)
-    return {name: m for name, (_, m) in built.items()}
+    return run_interleaved(built, expect, args, f"{kernel} {size}")
 
 
 def table(rows: dict[tuple[str, str], dict[str, Measure]], variants: list[str]) -> str:

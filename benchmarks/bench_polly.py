@@ -269,6 +269,13 @@ def bench_kernel(
         log(
             f"  {name}: warning: the original prints {expect.strip()!r} (sizes too large for its data?)"
         )
+    return run_interleaved(built, expect, args, name)
+
+
+def run_interleaved(built: dict[str, tuple[Path, Measure]], expect: str, args: argparse.Namespace,
+                    label: str) -> dict[str, Measure]:  # fmt: skip
+    """Run every variant built without error ``args.repeat`` times, interleaved, at ``args.threads``;
+    a run that fails or prints other than ``expect`` ends its variant (logged as ``label/variant``)."""
     for _ in range(args.repeat):
         for v, (binary, m) in built.items():
             if m.error:
@@ -279,7 +286,7 @@ def bench_kernel(
                 m.wrong = True
             if err:
                 m.error = err
-                log(f"  {name}/{v}: {err}")
+                log(f"  {label}/{v}: {err}")
             else:
                 m.times.append(seconds)
     return {v: m for v, (_, m) in built.items()}
