@@ -33,7 +33,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from passman import Module, PassFailed, transformation
-from passman.astutil import copy_node, replace_child, transform, walk
+from passman.astutil import conjunction, copy_node, replace_child, transform, walk
 from passman.printer import to_c
 
 from ..analysis.effect_model import current_scope
@@ -43,6 +43,7 @@ from ..cfacts.forms import extreme
 from ..cfacts.names import fresh_name, names_in_scope
 from ..cfacts.sideeffects import has_side_effects
 from ..cfacts.types import arith_type, expr_arith_type
+from ..parallel.marker import clauses
 from .counted import (
     BodyWrites,
     NotCounted,
@@ -131,13 +132,6 @@ def _folded(node: c_ast.Node, values: dict[str, int], remainders: dict[str, c_as
     for block in walk(out):  # drop the empty statements left by folded ifs
         if isinstance(block, c_ast.Compound) and block.block_items:
             block.block_items = [s for s in block.block_items if not isinstance(s, c_ast.EmptyStatement)]
-    return out
-
-
-def _conjunction(terms: list[c_ast.Node]) -> c_ast.Node:
-    out = terms[0]
-    for t in terms[1:]:
-        out = c_ast.BinaryOp("&&", out, t, t.coord)
     return out
 
 
@@ -251,7 +245,7 @@ def split_loop(module: Module, label: str) -> c_ast.For | None:
     if low:  # the first iterations, up to where every low test takes its interior value
         start = c_ast.BinaryOp("&&", copy_node(cond), _disjunction([negated(t) for t in low]), f.coord)
         items += [copy_node(p) for p in kept_pragmas] + [piece(True, start, _relabelled(f.stmt, module))]
-    middle = copy_node(cond) if not high else c_ast.BinaryOp("&&", copy_node(cond), _conjunction(high), f.coord)
+    middle = copy_node(cond) if not high else c_ast.BinaryOp("&&", copy_node(cond), conjunction(high), f.coord)
     interior = piece(not low, middle, interior_body)
     site.labelled.stmt = interior
     items += kept_pragmas + [site.labelled]
@@ -262,34 +256,6 @@ def split_loop(module: Module, label: str) -> c_ast.For | None:
     else:
         replace_child(site.parent, site.labelled, items)
     return interior
-
-
-def _clauses(text: str) -> list[tuple[str, str]]:
-    """The clauses of an OpenMP directive's text after its construct words: ``(name, "(args)" or "")``."""
-    out: list[tuple[str, str]] = []
-    k, n = 0, len(text)
-    while k < n:
-        while k < n and text[k] in " ,\t":
-            k += 1
-        start = k
-        while k < n and (text[k].isalnum() or text[k] == "_"):
-            k += 1
-        name = text[start:k]
-        while k < n and text[k] == " ":
-            k += 1
-        args = ""
-        if k < n and text[k] == "(":
-            depth, begin = 0, k
-            while k < n:
-                depth += {"(": 1, ")": -1}.get(text[k], 0)
-                k += 1
-                if depth == 0:
-                    break
-            args = text[begin:k]
-        if not name:
-            break
-        out.append((name, args))
-    return out
 
 
 #: clauses a split keeps on each piece (for) or on the region (a combined construct's parallel part)
@@ -310,11 +276,11 @@ def _unsplittable_sharing(pragma: str) -> str:
         rest, allowed = pragma.split(None, 3)[3:], (*_FOR_CLAUSES, *_PARALLEL_CLAUSES)
     else:
         return f": its construct '{' '.join(words[:3])}' is not 'omp for' or 'omp parallel for'"
-    for name, args in _clauses(rest[0] if rest else ""):
+    for name, arg in clauses(rest[0] if rest else ""):
         if name not in allowed or (name == "nowait" and words[1] == "parallel"):
             return f": its clause {name} would not mean the same on three loops"
-        if name == "schedule" and "static" not in args:
-            return f": its schedule{args} is not static"
+        if name == "schedule" and "static" not in (arg or ""):
+            return f": its schedule({arg}) is not static"
     return ""
 
 
@@ -367,12 +333,6 @@ def _split_shared(module: Module, loop, sharing: c_ast.Pragma, low, high, interi
     taken = names_in_scope(module.ast, module.cu.ast.ext)
     first, past = fresh_name(f"{cl.index}_first", taken), fresh_name(f"{cl.index}_past", taken)
 
-    def const(name: str, value: c_ast.Node) -> c_ast.Decl:
-        kind = copy_node(decl.type)
-        kind.declname = name
-        kind.quals = ["const", *[q for q in kind.quals if q != "const"]]
-        return c_ast.Decl(name, ["const"], [], [], [], kind, value, None, f.coord)
-
     start = pick(">", cl.lb, fold("<", [cl.ub, *lows])) if lows else copy_node(cl.lb)
     end = pick(">", start, fold("<", [cl.ub, *highs])) if int_value(start) is not None and highs else (
         extreme(">", c_ast.ID(first), fold("<", [cl.ub, *highs])) if highs else copy_node(cl.ub))
@@ -381,9 +341,9 @@ def _split_shared(module: Module, loop, sharing: c_ast.Pragma, low, high, interi
     combined = words[1] == "parallel"
     last = sharing.string
     if combined:  # `parallel for` = a region around one `for`: here around three (the region's barrier ends them)
-        clauses = _clauses(sharing.string.split(None, 3)[3] if len(words) > 3 else "")
-        region = " ".join(["omp parallel", *(n + a for n, a in clauses if n in _PARALLEL_CLAUSES)])
-        last = " ".join(["omp for", *(n + a for n, a in clauses if n == "schedule"), "nowait"])
+        given = [(n, "" if a is None else f"({a})") for n, a in clauses(" ".join(words[3:]))]
+        region = " ".join(["omp parallel", *(n + a for n, a in given if n in _PARALLEL_CLAUSES)])
+        last = " ".join(["omp for", *(n + a for n, a in given if n == "schedule"), "nowait"])
     clause = last if "nowait" in last.split() else last + " nowait"
 
     def piece(lo: c_ast.Node, hi: c_ast.Node, body: c_ast.Node) -> c_ast.For:
@@ -398,7 +358,7 @@ def _split_shared(module: Module, loop, sharing: c_ast.Pragma, low, high, interi
 
     # the split points, named unless constant (the interior's end is the loop's when no test is high)
     ends = [(first, start)] + ([(past, end)] if highs else [])
-    decls = [const(name, value) for name, value in ends if int_value(value) is None]
+    decls = [_const_decl(decl, name, value, f.coord) for name, value in ends if int_value(value) is None]
     at_first = c_ast.ID(first) if int_value(start) is None else start
     at_past = (c_ast.ID(past) if int_value(end) is None else end) if highs else copy_node(cl.ub)
     interior = piece(copy_node(at_first), copy_node(at_past), interior_body)
@@ -434,10 +394,15 @@ def _bound_variable(module: Module, f: c_ast.For, env) -> c_ast.Decl | None:
     if short or index_type is None or expr_arith_type(ub, env) != index_type:
         return None
     name = fresh_name(f"{cl.index}_bound", names_in_scope(module.ast, module.cu.ast.ext))
-    kind = copy_node(cl.index_decl.type)
+    return _const_decl(cl.index_decl, name, copy_node(ub), f.coord)
+
+
+def _const_decl(like: c_ast.Decl, name: str, value: c_ast.Node, coord: object) -> c_ast.Decl:
+    """``const T name = value;`` with ``T`` the type of the declaration ``like`` (the loop index's)."""
+    kind = copy_node(like.type)
     kind.declname = name
     kind.quals = ["const", *[q for q in kind.quals if q != "const"]]
-    return c_ast.Decl(name, ["const"], [], [], [], kind, copy_node(ub), None, f.coord)
+    return c_ast.Decl(name, ["const"], [], [], [], kind, value, None, coord)
 
 
 @transformation(scope="module", preserves=["callgraph"], reads=["unit_scope"])
