@@ -146,7 +146,7 @@ PROPERTIES = {
     'ompify_code_collapse': 'passman.passes.parallel.ompify',
     'outline_label': 'passman.passes.interproc.outline',
     'outline_name': 'passman.passes.interproc.outline',
-    'parallel_collapse_below': 'passman.passes.parallel.hoist',
+    'parallel_collapse_below': 'passman.passes.loops.boundaries',
     'parallel_min_work': 'passman.passes.parallel.parallelize',
     'parallel_profitability_min_work': 'passman.passes.parallel.profitability',
     'parallel_profitability_region_work': 'passman.passes.parallel.profitability',
